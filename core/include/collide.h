@@ -1,0 +1,314 @@
+/*
+ * collide.h — the public API of collide, a C11 library of 2D/3D collision kernels.
+ *
+ * Every kernel here has a scalar reference (the single-pair functions and the `scalar`
+ * backend) whose exact floating-point behaviour is the oracle: SIMD backends must return the
+ * same results bit for bit, NaN, infinities, -0.0 and touching edges included. The text in
+ * this header is that oracle in words; DESIGN.md section 4 is its source.
+ *
+ * Conventions
+ * - Small structs by value; result structs carry a `hit` field.
+ * - Functions that take pointers or sizes return a `col_status` (COL_OK = 0, errors < 0).
+ *   On error they write nothing but the status: output buffers and result structs are left
+ *   untouched.
+ * - Floats: every comparison is an ordered IEEE compare, so a NaN operand makes it false.
+ *   -0.0 compares equal to +0.0. Where a result can be zero, the library returns +0.0
+ *   ("canonical zero"), never -0.0, so results can be compared by their bits.
+ * - Batch entry points (`*_query`, `*_batch`, `col_sprite_overlap`, `col_segment_spheres`)
+ *   run on the active backend (see "Backends" at the end). Single-pair functions are always
+ *   scalar: they are the reference.
+ * - Thread safety: all kernels are reentrant. Backend selection is resolved once (thread-safe)
+ *   and may be changed with col_backend_select() before worker threads start.
+ */
+#ifndef COLLIDE_H
+#define COLLIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* Status codes                                                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum col_status {
+  COL_OK = 0,
+  COL_ERR_NULL = -1,        /* a required pointer is NULL */
+  COL_ERR_SIZE = -2,        /* a size or count is negative or out of range */
+  COL_ERR_STRIDE = -3,      /* a sprite's stride is smaller than its width */
+  COL_ERR_OVERFLOW = -4,    /* sizes whose product overflows the address space */
+  COL_ERR_ARGUMENT = -5,    /* an enum argument (touch rule, pixel mode) out of range */
+  COL_ERR_BACKEND = -6,     /* a backend name (COLLIDE_BACKEND) that does not exist */
+  COL_ERR_UNSUPPORTED = -7, /* a backend that exists but cannot run on this CPU */
+} col_status;
+
+/* A short, static, human-readable description of a status ("ok", "NULL pointer", ...). */
+const char *col_status_string(col_status status);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Geometry                                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct col_vec2 {
+  float x, y;
+} col_vec2;
+
+typedef struct col_vec3 {
+  float x, y, z;
+} col_vec3;
+
+/* Axis-aligned boxes: `min` and `max` corners. Inverted boxes (min > max on an axis) are
+ * legal input; the formulas below decide what they do (usually: overlap nothing). */
+typedef struct col_aabb2 {
+  col_vec2 min, max;
+} col_aabb2;
+
+typedef struct col_aabb3 {
+  col_vec3 min, max;
+} col_aabb3;
+
+/* ---------------------------------------------------------------------------------------- */
+/* 4.1 AABB overlap                                                                         */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The touch rule: do two boxes that share only an edge (a.max == b.min) overlap?
+ *
+ * COL_TOUCH_OVERLAPS  closed intervals; per axis `a.max >= b.min && b.max >= a.min`.
+ *                     Touching boxes overlap. Box2D, cute_c2 and box pruning use this.
+ * COL_TOUCH_SEPARATES open intervals; per axis `a.max > b.min && b.max > a.min`.
+ *                     Touching boxes do not overlap. The seeds' XNA Rectangle test and
+ *                     raylib use this.
+ *
+ * Boxes overlap when the rule holds on every axis. A NaN in any compared coordinate makes
+ * its compare false, so a box with a NaN coordinate overlaps nothing (not even itself).
+ * Infinite coordinates compare as usual: [-inf, +inf] overlaps every finite box.
+ * Single-pair functions treat any value other than COL_TOUCH_SEPARATES as
+ * COL_TOUCH_OVERLAPS; batch functions reject other values with COL_ERR_ARGUMENT. */
+typedef enum col_touch {
+  COL_TOUCH_OVERLAPS = 0,
+  COL_TOUCH_SEPARATES = 1,
+} col_touch;
+
+bool col_aabb2_overlap(col_aabb2 a, col_aabb2 b, col_touch touch);
+bool col_aabb3_overlap(col_aabb3 a, col_aabb3 b, col_touch touch);
+
+/* A set of boxes as a structure of arrays: box i is
+ * (min_x[i], min_y[i]) - (max_x[i], max_y[i]). With count == 0 the pointers may be NULL. */
+typedef struct col_aabb2_soa {
+  const float *min_x, *min_y, *max_x, *max_y;
+  size_t count;
+} col_aabb2_soa;
+
+typedef struct col_aabb3_soa {
+  const float *min_x, *min_y, *min_z, *max_x, *max_y, *max_z;
+  size_t count;
+} col_aabb3_soa;
+
+/* Batch query: the indices of the boxes of `set` that overlap `query` under `touch`, in
+ * ascending order, written to `indices` (room for set->count entries is required), and their
+ * number to `*count`. Box i is tested exactly as col_aabb2_overlap(query, box_i, touch), so
+ * the query box is the `a` of the rule (the rule is symmetric in its result anyway).
+ * Errors: COL_ERR_NULL (set, count, or, with set->count > 0, any array or indices is NULL),
+ * COL_ERR_SIZE (set->count > UINT32_MAX: indices are 32-bit), COL_ERR_ARGUMENT (touch),
+ * and the backend errors. */
+col_status col_aabb2_query(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
+                           uint32_t *indices, size_t *count);
+col_status col_aabb3_query(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
+                           uint32_t *indices, size_t *count);
+
+/* ---------------------------------------------------------------------------------------- */
+/* 4.2 Minimum translation distance (the "Playing with platforms" seed)                     */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The displacement `d` to apply to box `a` so that it no longer penetrates box `b`. */
+typedef struct col_mtd {
+  col_vec2 d;
+  bool hit;
+} col_mtd;
+
+/* Minimum translation distance of `a` out of `b`. The four side distances are computed in
+ * this order, each with its axis and sign ("side"):
+ *     dl = a.max.x - b.min.x   (x, -1: push a to the left)
+ *     dr = b.max.x - a.min.x   (x, +1: push a to the right)
+ *     dd = a.max.y - b.min.y   (y, -1: push a down, toward smaller y)
+ *     du = b.max.y - a.min.y   (y, +1: push a up, toward larger y)
+ * - If any of them is NaN or < 0 the boxes are apart: {d = (+0, +0), hit = false}.
+ * - Otherwise m = the first minimum in that order (a later distance replaces it only when
+ *   strictly smaller, so ties go to the earlier one: x before y, left/down before right/up).
+ *   d moves `a` by side * m on m's axis and +0 on the other; hit = (m > 0).
+ * - Touching boxes (m == 0, including -0.0) give {d = (+0, +0), hit = false}: no zero in d is
+ *   ever -0.0.
+ * - Infinite distances are legal: m may be +inf, then d holds +-inf and hit is true.
+ * The seed's worked example A = (0,0)-(64,64), B = (32,32)-(96,96) returns (-32, 0): its code
+ * lets x win the tie (its prose says (0, -32); the code is the reference). */
+col_mtd col_aabb2_mtd(col_aabb2 a, col_aabb2 b);
+
+/* out[i] = col_aabb2_mtd(a[i], b[i]) for i < n. Errors: COL_ERR_NULL (any array NULL with
+ * n > 0), and the backend errors. The arrays may not overlap `out`. */
+col_status col_aabb2_mtd_batch(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* 4.3 Alpha-byte sprite overlap (the XNA 2D sprite collision seed)                          */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The seed's alpha threshold: a pixel is solid when its alpha byte is > 20 (strictly). */
+#define COL_ALPHA_THRESHOLD_DEFAULT 20
+
+/* A sprite in world space: `pixels` are 32-bit words with alpha in bits 24..31 (ARGB as read
+ * into a uint32_t: `pixel >> 24`), row-major, `stride` pixels between the starts of two rows;
+ * (x, y) is the world position of its top-left pixel; it covers the world pixels
+ * [x, x + width) x [y, y + height), computed in 64-bit so no position overflows.
+ * Valid when width >= 0, height >= 0, stride >= width, the pixel count stride * height fits
+ * in memory, and pixels != NULL unless width or height is 0 (an empty sprite). */
+typedef struct col_sprite {
+  const uint32_t *pixels;
+  int32_t width, height, stride, x, y;
+} col_sprite;
+
+/* What col_sprite_overlap reports.
+ * DESIGN.md declares x, y as int32_t; they are int64_t here because a world pixel of a
+ * sprite placed near INT32_MAX lies beyond the int32 range. */
+typedef struct col_pixel_hit {
+  bool hit;       /* at least one world pixel where both alphas exceed the threshold */
+  int64_t x, y;   /* the first such pixel in row-major world order (smallest y, then x); 0, 0
+                     when there is none */
+  uint64_t count; /* COL_PIXEL_COUNT: the number of such pixels; COL_PIXEL_FIRST: 1 if hit,
+                     else 0 */
+} col_pixel_hit;
+
+typedef enum col_pixel_mode {
+  COL_PIXEL_FIRST = 0, /* stop at the first colliding pixel */
+  COL_PIXEL_COUNT = 1, /* visit the whole overlap and count colliding pixels */
+} col_pixel_mode;
+
+/* Per-pixel overlap of two sprites: within the intersection of their world rectangles, a
+ * world pixel collides when the alpha of `a` there is > threshold and the alpha of `b` there is
+ * > threshold (both strict; threshold 255 therefore never collides, threshold 0 makes every
+ * pixel with a non-zero alpha solid). Sprites whose rectangles do not intersect, or that are
+ * empty, give {hit = false, x = 0, y = 0, count = 0}.
+ * Errors (nothing is read, `*out` is not written): COL_ERR_NULL (out, or pixels of a
+ * non-empty sprite), COL_ERR_SIZE (negative width or height), COL_ERR_STRIDE (stride <
+ * width), COL_ERR_OVERFLOW (stride * height * 4 bytes does not fit in size_t/ptrdiff_t),
+ * COL_ERR_ARGUMENT (mode), and the backend errors. Sprites are checked in the order a, b. */
+col_status col_sprite_overlap(col_sprite a, col_sprite b, uint8_t threshold,
+                              col_pixel_mode mode, col_pixel_hit *out);
+
+/* The validity check col_sprite_overlap applies to each sprite: COL_OK or the error above. */
+col_status col_sprite_check(col_sprite sprite);
+
+/* ---------------------------------------------------------------------------------------- */
+/* 4.4 Segment against sphere (XNA recipe 4-11: small, fast objects)                        */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct col_sphere {
+  col_vec3 center;
+  float radius;
+} col_sphere;
+
+typedef struct col_hit {
+  bool hit;
+  float t; /* distance from `from` to the first contact, in world units; +0 on a miss */
+} col_hit;
+
+/* Does the segment from -> to (the mover's last and current positions) touch sphere `s`?
+ * XNA's Ray.Intersects(BoundingSphere) over the segment, step by step (all float):
+ * 1. any non-finite coordinate of from, to, the center, or a non-finite radius, or
+ *    radius < 0: miss. (-0.0 is a valid radius.)
+ * 2. d = center - from; d2 = (d.x*d.x + d.y*d.y) + d.z*d.z; r2 = r*r.
+ * 3. d2 < r2: hit at t = 0 (the segment starts inside). Starting exactly on the surface is
+ *    not inside; it is decided by the steps below.
+ * 4. v = to - from; len = sqrtf((v.x*v.x + v.y*v.y) + v.z*v.z); len == 0: miss.
+ * 5. dir = v / len (three divisions, no reciprocal); s = (dir.x*d.x + dir.y*d.y) + dir.z*d.z;
+ *    s < 0: miss (the sphere is behind).
+ * 6. q = (r2 + s*s) - d2; q < 0: miss (the line passes beside it). t = s - sqrtf(q);
+ *    hit iff t <= len (the contact lies within this step's travel).
+ * A zero t is returned as +0.0. Overflow is not special-cased: a v or d2 that overflows to
+ * inf yields NaN or inf and the ordered compares decide (usually a miss).
+ * The seed's bullet: 5000 km/h at 60 updates/s moves ~23 m per update, so neither endpoint
+ * is inside a 15 cm bottle, yet the segment between them hits it. */
+col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s);
+
+/* Large and fast movers: sweeping a sphere of radius `mover_radius` against `target` equals
+ * sweeping its center point against `target` grown by that radius. Returns target with
+ * radius = target.radius + mover_radius (one float addition). */
+col_sphere col_sphere_inflate(col_sphere target, float mover_radius);
+
+/* A 4x4 world matrix in XNA's convention: row vectors, p' = p * M, translation in m[3][0..2]. */
+typedef struct col_mat4 {
+  float m[4][4];
+} col_mat4;
+
+/* The world matrix that scales by `scale` per axis, then translates by `translation`. */
+col_mat4 col_mat4_scale_translation(col_vec3 scale, col_vec3 translation);
+
+/* XNA's BoundingSphere.Transform: center' = center * M (row vector, as
+ * ((x*m[0][j] + y*m[1][j]) + z*m[2][j]) + m[3][j]), radius' = radius * sqrtf(the largest squared
+ * length of the rows 0..2 of M). For a scale+translation matrix that is
+ * radius * max(|sx|, |sy|, |sz|) (exact unless a squared scale overflows or underflows). */
+col_sphere col_sphere_transform(col_sphere s, col_mat4 world);
+
+/* A set of spheres as a structure of arrays. With count == 0 the pointers may be NULL. */
+typedef struct col_sphere_soa {
+  const float *center_x, *center_y, *center_z, *radius;
+  size_t count;
+} col_sphere_soa;
+
+#define COL_INDEX_NONE UINT32_MAX
+
+typedef struct col_segment_hit {
+  bool hit;
+  float t;        /* as col_hit.t; +0 on a miss */
+  uint32_t index; /* the sphere hit first; COL_INDEX_NONE on a miss */
+} col_segment_hit;
+
+/* One segment against every sphere of `set` (each tested exactly as col_segment_sphere):
+ * the earliest hit (smallest t), ties to the lowest index. Errors: COL_ERR_NULL (set, out,
+ * or an array with set->count > 0), COL_ERR_SIZE (set->count > UINT32_MAX), and the backend
+ * errors. */
+col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                               col_segment_hit *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Backends                                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A backend is a named table of batch kernels (scalar, and SIMD ones as they are added).
+ * The active backend is resolved once, on the first batch call or col_backend_init():
+ * - if the environment variable COLLIDE_BACKEND is set and not empty, the backend of that name
+ *   (an unknown name is COL_ERR_BACKEND, one this CPU cannot run is COL_ERR_UNSUPPORTED; the
+ *   reason is printed once to stderr and every batch call then fails with that status: there
+ *   is no silent fallback);
+ * - otherwise the newest backend this CPU supports. */
+
+typedef struct col_backend_info {
+  const char *name; /* "scalar", ... */
+  unsigned width;   /* float lanes per vector: 1 for scalar */
+  bool emulated;    /* built with SIMDe's portable fallbacks (SIMDE_NO_NATIVE) */
+  bool supported;   /* this CPU can run it */
+} col_backend_info;
+
+/* The number of backends compiled in, and the i-th of them (newest first; scalar last).
+ * col_backend_at returns false, writing nothing, when i is out of range or out is NULL. */
+size_t col_backend_count(void);
+bool col_backend_at(size_t i, col_backend_info *out);
+
+/* Resolves the active backend now (see above) and returns its status: COL_OK, or the error
+ * that batch calls will return. Harnesses call it first to fail early and clearly. */
+col_status col_backend_init(void);
+
+/* Forces the active backend by name. COL_ERR_NULL, COL_ERR_BACKEND (unknown name: the active
+ * backend does not change) or COL_ERR_UNSUPPORTED (not runnable here: unchanged). */
+col_status col_backend_select(const char *name);
+
+/* The name of the active backend, resolving it if needed; NULL when resolution failed. */
+const char *col_backend_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COLLIDE_H */

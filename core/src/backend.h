@@ -1,0 +1,60 @@
+/* Internal: the backend table that every SIMD backend fills, and the shared kernel inputs.
+ * Public entry points validate their arguments, then call the active backend's kernel with
+ * inputs that are known to be valid. */
+#ifndef COLLIDE_BACKEND_H
+#define COLLIDE_BACKEND_H
+
+#include "collide.h"
+
+/* The overlap of two sprites, already clipped and validated: `a` and `b` point at the first
+ * pixel of the overlap window in each sprite; rows are `*_stride` pixels apart. */
+typedef struct col__pixel_window {
+  const uint32_t *a, *b;
+  size_t a_stride, b_stride;
+  size_t width, height;
+} col__pixel_window;
+
+/* A sprite overlap result relative to the window's top-left: (col, row). */
+typedef struct col__window_hit {
+  bool hit;
+  size_t col, row;
+  uint64_t count;
+} col__window_hit;
+
+typedef struct col__backend {
+  const char *name;
+  unsigned width;
+  bool emulated;
+  bool (*supported)(void);
+
+  /* Write ascending indices of overlapping boxes, return their number. `touch` is valid. */
+  size_t (*aabb2_query)(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
+                        uint32_t *indices);
+  size_t (*aabb3_query)(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
+                        uint32_t *indices);
+  void (*aabb2_mtd_batch)(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out);
+  col__window_hit (*sprite_overlap)(const col__pixel_window *w, uint8_t threshold,
+                                    col_pixel_mode mode);
+  col_segment_hit (*segment_spheres)(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
+} col__backend;
+
+/* The scalar reference kernels (one per family file). */
+size_t col__aabb2_query_scalar(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
+                               uint32_t *indices);
+size_t col__aabb3_query_scalar(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
+                               uint32_t *indices);
+void col__aabb2_mtd_batch_scalar(size_t n, const col_aabb2 *a, const col_aabb2 *b,
+                                 col_mtd *out);
+col__window_hit col__sprite_overlap_scalar(const col__pixel_window *w, uint8_t threshold,
+                                           col_pixel_mode mode);
+col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to,
+                                            const col_sphere_soa *set);
+
+/* The active backend, resolving it on first use. On failure returns the status and sets
+ * *backend to NULL. */
+col_status col__backend_active(const col__backend **backend);
+
+/* For the unit tests only: forget the resolution so that COLLIDE_BACKEND is read again. */
+void col__backend_reset(void);
+
+#endif

@@ -1,0 +1,108 @@
+/* Segment against sphere (DESIGN.md 4.4), after XNA 3.0 Game Programming Recipes 4-11: the
+ * ray from a fast mover's last position to its current one is tested with the semantics of
+ * XNA's Ray.Intersects(BoundingSphere), and the hit counts only if it lies within the
+ * distance covered. The operation order below is the contract every SIMD version follows. */
+#include "backend.h"
+
+#include <math.h>
+
+/* What depends on the segment alone, computed once for a batch of spheres. */
+typedef struct segment_prep {
+  col_vec3 from, dir;
+  float len;
+  bool finite; /* from and to are finite */
+} segment_prep;
+
+static inline segment_prep prepare(col_vec3 from, col_vec3 to) {
+  segment_prep g = {from, {0.0f, 0.0f, 0.0f}, 0.0f, false};
+  g.finite = isfinite(from.x) && isfinite(from.y) && isfinite(from.z) && isfinite(to.x) &&
+             isfinite(to.y) && isfinite(to.z);
+  const col_vec3 v = {to.x - from.x, to.y - from.y, to.z - from.z};
+  g.len = sqrtf((v.x * v.x + v.y * v.y) + v.z * v.z);
+  /* dir is only used when len != 0 (step 4); skipping it avoids a 0/0. */
+  if (g.len != 0.0f) g.dir = (col_vec3){v.x / g.len, v.y / g.len, v.z / g.len};
+  return g;
+}
+
+static inline col_hit against(const segment_prep *g, float cx, float cy, float cz, float r) {
+  const col_hit miss = {false, 0.0f};
+  if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) ||
+      r < 0.0f)
+    return miss;
+  const col_vec3 d = {cx - g->from.x, cy - g->from.y, cz - g->from.z};
+  const float d2 = (d.x * d.x + d.y * d.y) + d.z * d.z;
+  const float r2 = r * r;
+  if (d2 < r2) return (col_hit){true, 0.0f};
+  if (g->len == 0.0f) return miss;
+  const float s = (g->dir.x * d.x + g->dir.y * d.y) + g->dir.z * d.z;
+  if (s < 0.0f) return miss;
+  const float q = (r2 + s * s) - d2;
+  if (q < 0.0f) return miss;
+  const float t = s - sqrtf(q);
+  if (!(t <= g->len)) return miss;
+  return (col_hit){true, t == 0.0f ? 0.0f : t};
+}
+
+col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s) {
+  const segment_prep g = prepare(from, to);
+  return against(&g, s.center.x, s.center.y, s.center.z, s.radius);
+}
+
+col_sphere col_sphere_inflate(col_sphere target, float mover_radius) {
+  target.radius = target.radius + mover_radius;
+  return target;
+}
+
+col_mat4 col_mat4_scale_translation(col_vec3 scale, col_vec3 translation) {
+  return (col_mat4){{
+      {scale.x, 0.0f, 0.0f, 0.0f},
+      {0.0f, scale.y, 0.0f, 0.0f},
+      {0.0f, 0.0f, scale.z, 0.0f},
+      {translation.x, translation.y, translation.z, 1.0f},
+  }};
+}
+
+/* XNA's BoundingSphere.Transform: the radius grows by the longest basis vector of the
+ * matrix, which bounds the sphere under any scale (uniform or not) and rotation. */
+col_sphere col_sphere_transform(col_sphere s, col_mat4 world) {
+  const float(*m)[4] = world.m;
+  const col_vec3 c = s.center;
+  col_sphere r;
+  r.center.x = ((c.x * m[0][0] + c.y * m[1][0]) + c.z * m[2][0]) + m[3][0];
+  r.center.y = ((c.x * m[0][1] + c.y * m[1][1]) + c.z * m[2][1]) + m[3][1];
+  r.center.z = ((c.x * m[0][2] + c.y * m[1][2]) + c.z * m[2][2]) + m[3][2];
+  float longest = 0.0f;
+  for (int row = 0; row < 3; row++) {
+    const float len2 = (m[row][0] * m[row][0] + m[row][1] * m[row][1]) + m[row][2] * m[row][2];
+    if (len2 > longest) longest = len2;
+  }
+  r.radius = s.radius * sqrtf(longest);
+  return r;
+}
+
+col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to,
+                                            const col_sphere_soa *set) {
+  const segment_prep g = prepare(from, to);
+  col_segment_hit best = {false, 0.0f, COL_INDEX_NONE};
+  for (size_t i = 0; i < set->count; i++) {
+    const col_hit h =
+        against(&g, set->center_x[i], set->center_y[i], set->center_z[i], set->radius[i]);
+    /* Strictly earlier replaces: ties keep the lowest index. */
+    if (h.hit && (!best.hit || h.t < best.t)) best = (col_segment_hit){true, h.t, (uint32_t)i};
+  }
+  return best;
+}
+
+col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                               col_segment_hit *out) {
+  if (set == NULL || out == NULL) return COL_ERR_NULL;
+  if (set->count > 0 &&
+      (!set->center_x || !set->center_y || !set->center_z || !set->radius))
+    return COL_ERR_NULL;
+  if (set->count > UINT32_MAX) return COL_ERR_SIZE;
+  const col__backend *be;
+  col_status st = col__backend_active(&be);
+  if (st != COL_OK) return st;
+  *out = be->segment_spheres(from, to, set);
+  return COL_OK;
+}

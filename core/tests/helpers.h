@@ -1,0 +1,52 @@
+/* Shared test helpers: bit views of floats, guard-page buffers, a seeded PRNG. */
+#ifndef COLLIDE_TEST_HELPERS_H
+#define COLLIDE_TEST_HELPERS_H
+
+#include "collide.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+static inline uint32_t fbits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+static inline float from_bits(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* Bit-exact float assertion (no tolerance): -0.0 != +0.0, and NaN payloads matter. */
+#define assert_float_bits(actual, expected, ...)                                              \
+  cr_assert_eq(fbits(actual), fbits(expected), "%s: got %a (0x%08x), want %a (0x%08x)",       \
+               #actual, (double)(actual), fbits(actual), (double)(expected), fbits(expected))
+
+/* A buffer of `bytes` whose end touches an inaccessible page, so that reading or writing one
+ * byte past it faults (libdeflate's trick). Must be released with guard_free. */
+void *guard_alloc(size_t bytes);
+void guard_free(void *p, size_t bytes);
+
+/* A float array of n elements ending at a guard page. */
+static inline float *guard_floats(size_t n) { return (float *)guard_alloc(n * sizeof(float)); }
+
+/* splitmix64: the deterministic generator used by every randomized test. */
+static inline uint64_t splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+
+static inline uint32_t rand_below(uint64_t *state, uint32_t n) {
+  return (uint32_t)(splitmix64(state) % n);
+}
+
+/* The batch lengths every batch test walks: 0..MAX_TAIL covers every SIMD tail up to
+ * 512-bit vectors of floats (3 x 16 + 1). */
+#define MAX_TAIL 49
+
+#endif

@@ -1,0 +1,103 @@
+/* The backend registry: listing, forcing by name, and COLLIDE_BACKEND resolution. */
+#define _POSIX_C_SOURCE 200809L
+#include "backend.h"
+#include "helpers.h"
+
+#include <criterion/redirect.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+Test(backend, listing_ends_with_a_supported_scalar) {
+  const size_t n = col_backend_count();
+  cr_assert_geq(n, 1);
+  col_backend_info info;
+  cr_assert(col_backend_at(n - 1, &info));
+  cr_assert_str_eq(info.name, "scalar");
+  cr_assert_eq(info.width, 1);
+  cr_assert(info.supported);
+  cr_assert(!info.emulated);
+}
+
+Test(backend, listing_rejects_out_of_range) {
+  col_backend_info info = {.name = "untouched"};
+  cr_assert(!col_backend_at(col_backend_count(), &info));
+  cr_assert_str_eq(info.name, "untouched");
+  cr_assert(!col_backend_at(0, NULL));
+}
+
+Test(backend, names_are_unique) {
+  col_backend_info a, b;
+  for (size_t i = 0; col_backend_at(i, &a); i++)
+    for (size_t j = i + 1; col_backend_at(j, &b); j++) cr_assert_str_neq(a.name, b.name);
+}
+
+Test(backend, select_by_name) {
+  cr_assert_eq(col_backend_select(NULL), COL_ERR_NULL);
+  cr_assert_eq(col_backend_select("no-such-backend"), COL_ERR_BACKEND);
+  cr_assert_eq(col_backend_select("scalar"), COL_OK);
+  cr_assert_str_eq(col_backend_name(), "scalar");
+}
+
+Test(backend, unknown_env_name_fails_every_batch_call, .init = cr_redirect_stderr) {
+  col__backend_reset();
+  cr_assert_eq(setenv("COLLIDE_BACKEND", "bogus", 1), 0);
+  cr_assert_eq(col_backend_init(), COL_ERR_BACKEND);
+  cr_assert_null(col_backend_name());
+
+  /* The reason is printed once, naming the variable, the value and the known backends. */
+  fflush(stderr);
+  char said[512] = {0};
+  FILE *err = cr_get_redirected_stderr();
+  cr_assert_not_null(err);
+  size_t got = fread(said, 1, sizeof said - 1, err);
+  cr_assert_gt(got, 0);
+  cr_assert_not_null(strstr(said, "COLLIDE_BACKEND=\"bogus\" is not a backend"), "%s", said);
+  cr_assert_not_null(strstr(said, "scalar"), "%s", said);
+
+  size_t count = 77;
+  const col_aabb2_soa set = {0};
+  cr_assert_eq(col_aabb2_query((col_aabb2){{0, 0}, {1, 1}}, &set, COL_TOUCH_OVERLAPS, NULL,
+                               &count),
+               COL_ERR_BACKEND);
+  cr_assert_eq(count, 77, "a failed call must not write its outputs");
+  cr_assert_eq(col_aabb2_mtd_batch(0, NULL, NULL, NULL), COL_ERR_BACKEND);
+  col_segment_hit hit;
+  const col_sphere_soa spheres = {0};
+  cr_assert_eq(col_segment_spheres((col_vec3){0}, (col_vec3){0}, &spheres, &hit),
+               COL_ERR_BACKEND);
+  col_pixel_hit ph;
+  cr_assert_eq(col_sprite_overlap((col_sprite){0}, (col_sprite){0}, 20, COL_PIXEL_FIRST, &ph),
+               COL_ERR_BACKEND);
+
+  /* An explicit selection repairs it. */
+  cr_assert_eq(col_backend_select("scalar"), COL_OK);
+  cr_assert_eq(col_backend_init(), COL_OK);
+}
+
+Test(backend, env_name_is_honoured_and_empty_means_automatic) {
+  col__backend_reset();
+  cr_assert_eq(setenv("COLLIDE_BACKEND", "scalar", 1), 0);
+  cr_assert_eq(col_backend_init(), COL_OK);
+  cr_assert_str_eq(col_backend_name(), "scalar");
+
+  col__backend_reset();
+  cr_assert_eq(setenv("COLLIDE_BACKEND", "", 1), 0);
+  cr_assert_eq(col_backend_init(), COL_OK);
+  col_backend_info first;
+  size_t i = 0;
+  while (col_backend_at(i, &first) && !first.supported) i++;
+  cr_assert_str_eq(col_backend_name(), first.name, "automatic choice is the newest supported");
+}
+
+Test(backend, status_strings_are_distinct) {
+  const col_status all[] = {COL_OK,           COL_ERR_NULL,     COL_ERR_SIZE,
+                            COL_ERR_STRIDE,   COL_ERR_OVERFLOW, COL_ERR_ARGUMENT,
+                            COL_ERR_BACKEND,  COL_ERR_UNSUPPORTED};
+  const size_t n = sizeof all / sizeof all[0];
+  for (size_t i = 0; i < n; i++) {
+    cr_assert_gt(strlen(col_status_string(all[i])), 0);
+    for (size_t j = i + 1; j < n; j++)
+      cr_assert_str_neq(col_status_string(all[i]), col_status_string(all[j]));
+  }
+  cr_assert_str_eq(col_status_string((col_status)12345), "unknown status");
+}

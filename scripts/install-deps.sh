@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages collide needs (DESIGN.md section 2) that are missing.
+# Idempotent and quiet when everything is present. As root it runs apt-get; otherwise it
+# prints the apt-get line to run and fails, so a build never goes on half-equipped.
+set -euo pipefail
+
+packages=(
+  make gcc g++ pkg-config
+  clang-14 libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang
+  libsimde-dev                # portable SIMD intrinsics
+  libcriterion-dev            # unit tests
+  libbenchmark-dev libbenchmark-tools
+  python3 python3-matplotlib python3-scipy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: not root; run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps: installed ${missing[*]}"
