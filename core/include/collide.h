@@ -194,8 +194,8 @@ typedef enum col_pixel_mode {
  * non-empty sprite), COL_ERR_SIZE (negative width or height), COL_ERR_STRIDE (stride <
  * width), COL_ERR_OVERFLOW (stride * height * 4 bytes does not fit in size_t/ptrdiff_t),
  * COL_ERR_ARGUMENT (mode), and the backend errors. Sprites are checked in the order a, b. */
-col_status col_sprite_overlap(col_sprite a, col_sprite b, uint8_t threshold,
-                              col_pixel_mode mode, col_pixel_hit *out);
+col_status col_sprite_overlap(col_sprite a, col_sprite b, uint8_t threshold, col_pixel_mode mode,
+                              col_pixel_hit *out);
 
 /* The validity check col_sprite_overlap applies to each sprite: COL_OK or the error above. */
 col_status col_sprite_check(col_sprite sprite);

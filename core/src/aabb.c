@@ -74,8 +74,7 @@ col_status col_aabb2_query(col_aabb2 query, const col_aabb2_soa *set, col_touch 
 col_status col_aabb3_query(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
                            uint32_t *indices, size_t *count) {
   if (set == NULL) return COL_ERR_NULL;
-  bool arrays =
-      set->min_x && set->min_y && set->min_z && set->max_x && set->max_y && set->max_z;
+  bool arrays = set->min_x && set->min_y && set->min_z && set->max_x && set->max_y && set->max_z;
   col_status st = check_query_args(set->count, arrays, touch, indices, count);
   if (st != COL_OK) return st;
   const col__backend *be;

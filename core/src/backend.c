@@ -72,8 +72,8 @@ static int choose_slot(bool report) {
     int i = find_backend(forced);
     if (i < 0) {
       if (report) {
-        fprintf(stderr, "collide: COLLIDE_BACKEND=\"%s\" is not a backend of this build (known: ",
-                forced);
+        fprintf(stderr,
+                "collide: COLLIDE_BACKEND=\"%s\" is not a backend of this build (known: ", forced);
         list_names(stderr, false);
         fputs(")\n", stderr);
       }
@@ -81,8 +81,8 @@ static int choose_slot(bool report) {
     }
     if (!registry[i]->supported()) {
       if (report) {
-        fprintf(stderr, "collide: COLLIDE_BACKEND=\"%s\": this CPU cannot run it (supported: ",
-                forced);
+        fprintf(stderr,
+                "collide: COLLIDE_BACKEND=\"%s\": this CPU cannot run it (supported: ", forced);
         list_names(stderr, true);
         fputs(")\n", stderr);
       }

@@ -43,12 +43,10 @@ size_t col__aabb2_query_scalar(col_aabb2 query, const col_aabb2_soa *set, col_to
                                uint32_t *indices);
 size_t col__aabb3_query_scalar(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
                                uint32_t *indices);
-void col__aabb2_mtd_batch_scalar(size_t n, const col_aabb2 *a, const col_aabb2 *b,
-                                 col_mtd *out);
+void col__aabb2_mtd_batch_scalar(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out);
 col__window_hit col__sprite_overlap_scalar(const col__pixel_window *w, uint8_t threshold,
                                            col_pixel_mode mode);
-col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to,
-                                            const col_sphere_soa *set);
+col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
 
 /* The active backend, resolving it on first use. On failure returns the status and sets
  * *backend to NULL. */

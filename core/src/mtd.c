@@ -32,13 +32,11 @@ col_mtd col_aabb2_mtd(col_aabb2 a, col_aabb2 b) {
   return r;
 }
 
-void col__aabb2_mtd_batch_scalar(size_t n, const col_aabb2 *a, const col_aabb2 *b,
-                                 col_mtd *out) {
+void col__aabb2_mtd_batch_scalar(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out) {
   for (size_t i = 0; i < n; i++) out[i] = col_aabb2_mtd(a[i], b[i]);
 }
 
-col_status col_aabb2_mtd_batch(size_t n, const col_aabb2 *a, const col_aabb2 *b,
-                               col_mtd *out) {
+col_status col_aabb2_mtd_batch(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out) {
   if (n > 0 && (a == NULL || b == NULL || out == NULL)) return COL_ERR_NULL;
   const col__backend *be;
   col_status st = col__backend_active(&be);

@@ -39,8 +39,8 @@ col__window_hit col__sprite_overlap_scalar(const col__pixel_window *w, uint8_t t
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-col_status col_sprite_overlap(col_sprite a, col_sprite b, uint8_t threshold,
-                              col_pixel_mode mode, col_pixel_hit *out) {
+col_status col_sprite_overlap(col_sprite a, col_sprite b, uint8_t threshold, col_pixel_mode mode,
+                              col_pixel_hit *out) {
   if (out == NULL) return COL_ERR_NULL;
   col_status st = col_sprite_check(a);
   if (st == COL_OK) st = col_sprite_check(b);

@@ -26,8 +26,7 @@ static inline segment_prep prepare(col_vec3 from, col_vec3 to) {
 
 static inline col_hit against(const segment_prep *g, float cx, float cy, float cz, float r) {
   const col_hit miss = {false, 0.0f};
-  if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) ||
-      r < 0.0f)
+  if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) || r < 0.0f)
     return miss;
   const col_vec3 d = {cx - g->from.x, cy - g->from.y, cz - g->from.z};
   const float d2 = (d.x * d.x + d.y * d.y) + d.z * d.z;
@@ -80,8 +79,7 @@ col_sphere col_sphere_transform(col_sphere s, col_mat4 world) {
   return r;
 }
 
-col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to,
-                                            const col_sphere_soa *set) {
+col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
   const segment_prep g = prepare(from, to);
   col_segment_hit best = {false, 0.0f, COL_INDEX_NONE};
   for (size_t i = 0; i < set->count; i++) {
@@ -96,8 +94,7 @@ col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to,
 col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
                                col_segment_hit *out) {
   if (set == NULL || out == NULL) return COL_ERR_NULL;
-  if (set->count > 0 &&
-      (!set->center_x || !set->center_y || !set->center_z || !set->radius))
+  if (set->count > 0 && (!set->center_x || !set->center_y || !set->center_z || !set->radius))
     return COL_ERR_NULL;
   if (set->count > UINT32_MAX) return COL_ERR_SIZE;
   const col__backend *be;

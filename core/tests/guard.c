@@ -14,8 +14,8 @@ static size_t span(size_t bytes) {
 
 void *guard_alloc(size_t bytes) {
   const size_t total = span(bytes);
-  unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                             -1, 0);
+  unsigned char *base =
+      mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cr_assert(base != MAP_FAILED, "mmap failed");
   const size_t page = page_size();
   cr_assert(mprotect(base + total - page, page, PROT_NONE) == 0, "mprotect failed");

@@ -21,9 +21,9 @@ static inline float from_bits(uint32_t u) {
 }
 
 /* Bit-exact float assertion (no tolerance): -0.0 != +0.0, and NaN payloads matter. */
-#define assert_float_bits(actual, expected, ...)                                              \
-  cr_assert_eq(fbits(actual), fbits(expected), "%s: got %a (0x%08x), want %a (0x%08x)",       \
-               #actual, (double)(actual), fbits(actual), (double)(expected), fbits(expected))
+#define assert_float_bits(actual, expected, ...)                                                   \
+  cr_assert_eq(fbits(actual), fbits(expected), "%s: got %a (0x%08x), want %a (0x%08x)", #actual,   \
+               (double)(actual), fbits(actual), (double)(expected), fbits(expected))
 
 /* A buffer of `bytes` whose end touches an inaccessible page, so that reading or writing one
  * byte past it faults (libdeflate's trick). Must be released with guard_free. */

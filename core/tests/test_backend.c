@@ -56,15 +56,13 @@ Test(backend, unknown_env_name_fails_every_batch_call, .init = cr_redirect_stder
 
   size_t count = 77;
   const col_aabb2_soa set = {0};
-  cr_assert_eq(col_aabb2_query((col_aabb2){{0, 0}, {1, 1}}, &set, COL_TOUCH_OVERLAPS, NULL,
-                               &count),
+  cr_assert_eq(col_aabb2_query((col_aabb2){{0, 0}, {1, 1}}, &set, COL_TOUCH_OVERLAPS, NULL, &count),
                COL_ERR_BACKEND);
   cr_assert_eq(count, 77, "a failed call must not write its outputs");
   cr_assert_eq(col_aabb2_mtd_batch(0, NULL, NULL, NULL), COL_ERR_BACKEND);
   col_segment_hit hit;
   const col_sphere_soa spheres = {0};
-  cr_assert_eq(col_segment_spheres((col_vec3){0}, (col_vec3){0}, &spheres, &hit),
-               COL_ERR_BACKEND);
+  cr_assert_eq(col_segment_spheres((col_vec3){0}, (col_vec3){0}, &spheres, &hit), COL_ERR_BACKEND);
   col_pixel_hit ph;
   cr_assert_eq(col_sprite_overlap((col_sprite){0}, (col_sprite){0}, 20, COL_PIXEL_FIRST, &ph),
                COL_ERR_BACKEND);
@@ -90,9 +88,9 @@ Test(backend, env_name_is_honoured_and_empty_means_automatic) {
 }
 
 Test(backend, status_strings_are_distinct) {
-  const col_status all[] = {COL_OK,           COL_ERR_NULL,     COL_ERR_SIZE,
-                            COL_ERR_STRIDE,   COL_ERR_OVERFLOW, COL_ERR_ARGUMENT,
-                            COL_ERR_BACKEND,  COL_ERR_UNSUPPORTED};
+  const col_status all[] = {COL_OK,          COL_ERR_NULL,       COL_ERR_SIZE,
+                            COL_ERR_STRIDE,  COL_ERR_OVERFLOW,   COL_ERR_ARGUMENT,
+                            COL_ERR_BACKEND, COL_ERR_UNSUPPORTED};
   const size_t n = sizeof all / sizeof all[0];
   for (size_t i = 0; i < n; i++) {
     cr_assert_gt(strlen(col_status_string(all[i])), 0);

@@ -3,8 +3,9 @@
 #include "helpers.h"
 
 #define BOX2(x0, y0, x1, y1) ((col_aabb2){{(x0), (y0)}, {(x1), (y1)}})
-#define INF INFINITY
-#define APART {{0.0f, 0.0f}, false}
+#define INF                  INFINITY
+#define APART                                                                                      \
+  { {0.0f, 0.0f}, false }
 
 typedef struct mtd_case {
   const char *name;
@@ -12,7 +13,7 @@ typedef struct mtd_case {
   col_mtd want;
 } mtd_case;
 
-static const col_aabb2 unit10 = BOX2(0, 0, 10, 10);
+#define unit10 BOX2(0, 0, 10, 10)
 
 static const mtd_case cases[] = {
     /* The seed: its code gives (-32, 0) (x wins the tie with y); its prose says (0, -32). */
@@ -33,7 +34,9 @@ static const mtd_case cases[] = {
     {"touching left: zero is +0", BOX2(0, 0, 1, 1), BOX2(1, -5, 9, 5), APART},
     {"touching up: zero is +0", BOX2(0, 0, 1, 1), BOX2(-5, -9, 5, 0), APART},
     {"touching through -0.0", BOX2(-1, -1, -0.0f, 1), BOX2(0.0f, -5, 9, 5), APART},
-    {"denormal penetration", BOX2(-1, -1, 0x1p-149f, 1), BOX2(0, -5, 9, 5),
+    {"denormal penetration",
+     BOX2(-1, -1, 0x1p-149f, 1),
+     BOX2(0, -5, 9, 5),
      {{-0x1p-149f, 0}, true}},
     {"NaN a.min.x", BOX2(NAN, 0, 10, 10), BOX2(1, 1, 2, 2), APART},
     {"NaN a.max.x", BOX2(0, 0, NAN, 10), BOX2(1, 1, 2, 2), APART},

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #define RGB_NOISE 0x00A5C3E1u /* non-zero colour bits: the alpha must come from bits 24..31 */
-#define M INT32_MAX
+#define M         INT32_MAX
 
 typedef struct test_sprite {
   uint32_t *px;
@@ -16,8 +16,7 @@ typedef struct test_sprite {
   col_sprite s;
 } test_sprite;
 
-static test_sprite make(int32_t w, int32_t h, int32_t stride, int32_t x, int32_t y,
-                        uint8_t alpha) {
+static test_sprite make(int32_t w, int32_t h, int32_t stride, int32_t x, int32_t y, uint8_t alpha) {
   test_sprite t;
   t.n = (size_t)stride * (size_t)h;
   t.px = guard_alloc(t.n * sizeof(uint32_t));
@@ -44,8 +43,8 @@ static void expect_hit(col_pixel_hit h, bool hit, int64_t x, int64_t y, uint64_t
   cr_expect_eq(h.hit, hit, "%s: hit", what);
   cr_expect_eq(h.x, x, "%s: x = %lld, want %lld", what, (long long)h.x, (long long)x);
   cr_expect_eq(h.y, y, "%s: y = %lld, want %lld", what, (long long)h.y, (long long)y);
-  cr_expect_eq(h.count, count, "%s: count = %llu, want %llu", what,
-               (unsigned long long)h.count, (unsigned long long)count);
+  cr_expect_eq(h.count, count, "%s: count = %llu, want %llu", what, (unsigned long long)h.count,
+               (unsigned long long)count);
 }
 
 /* Both modes: first mode reports count 1 (or 0), count mode the full count. */
@@ -71,7 +70,7 @@ Test(sprite, any_threshold) {
   const struct {
     uint8_t alpha, threshold;
     bool hit;
-  } rows[] = {{20, 19, true}, {0, 0, false}, {1, 0, true},     {255, 255, false},
+  } rows[] = {{20, 19, true},   {0, 0, false},    {1, 0, true},     {255, 255, false},
               {255, 254, true}, {128, 127, true}, {128, 128, false}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     test_sprite a = make(2, 1, 2, 0, 0, rows[i].alpha), b = make(1, 1, 1, 1, 0, rows[i].alpha);
@@ -171,9 +170,8 @@ static bool alpha_at(const col_sprite *s, int64_t wx, int64_t wy, uint8_t thr) {
 static col_pixel_hit oracle(const col_sprite *a, const col_sprite *b, uint8_t thr) {
   col_pixel_hit r = {false, 0, 0, 0};
   const int64_t x0 = a->x < b->x ? a->x : b->x, y0 = a->y < b->y ? a->y : b->y;
-  const int64_t x1 = (int64_t)a->x + a->width > (int64_t)b->x + b->width
-                         ? (int64_t)a->x + a->width
-                         : (int64_t)b->x + b->width;
+  const int64_t x1 = (int64_t)a->x + a->width > (int64_t)b->x + b->width ? (int64_t)a->x + a->width
+                                                                         : (int64_t)b->x + b->width;
   const int64_t y1 = (int64_t)a->y + a->height > (int64_t)b->y + b->height
                          ? (int64_t)a->y + a->height
                          : (int64_t)b->y + b->height;

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#define V3(x, y, z) ((col_vec3){(x), (y), (z)})
+#define V3(x, y, z)        ((col_vec3){(x), (y), (z)})
 #define SPHERE(x, y, z, r) ((col_sphere){{(x), (y), (z)}, (r)})
 
 static void expect_sweep(col_hit got, bool hit, float t, const char *what) {
@@ -41,6 +41,9 @@ static const sweep_case cases[] = {
     {"-0.0 radius is valid", V3(0, 0, -1), V3(0, 0, 1), SPHERE(0, 0, 0, -0.0f), true, 1},
     {"negative radius", V3(0, 0, 0), V3(0, 0, 10), SPHERE(0, 0, 0.5f, -2), false, 0},
     {"diagonal", V3(0, 0, 0), V3(3, 4, 0), SPHERE(6, 8, 0, 5), true, 5},
+    /* s = (-0*1 + 0.6*-0) + 0.8*-0 = -0.0 and q = 0, so t = -0 - 0: returned as +0. */
+    {"along the surface, t would be -0.0", V3(0, 0, 0), V3(-0.0f, 3, 4), SPHERE(1, -0.0f, -0.0f, 1),
+     true, 0},
     {"exact 0.125 bottle", V3(0, 0, 0), V3(0, 0, 23), SPHERE(0, 0, 10, 0.125f), true, 9.875f},
 };
 
@@ -101,9 +104,8 @@ Test(sweep, transform_scale_translation) {
   assert_float_bits(t.center.z, 31.5f);
   assert_float_bits(t.radius, 4.5f); /* radius times the largest |scale| */
 
-  const col_sphere u =
-      col_sphere_transform(SPHERE(0, 0, 0, 2), col_mat4_scale_translation(V3(0.25f, 0.5f, 0.125f),
-                                                                          V3(0, 0, 0)));
+  const col_sphere u = col_sphere_transform(
+      SPHERE(0, 0, 0, 2), col_mat4_scale_translation(V3(0.25f, 0.5f, 0.125f), V3(0, 0, 0)));
   assert_float_bits(u.radius, 1.0f);
 }
 
@@ -147,8 +149,7 @@ static col_segment_hit batch(col_vec3 from, col_vec3 to, const sphere_set *s) {
   return h;
 }
 
-static void expect_batch(col_segment_hit got, bool hit, float t, uint32_t index,
-                         const char *what) {
+static void expect_batch(col_segment_hit got, bool hit, float t, uint32_t index, const char *what) {
   cr_expect_eq(got.hit, hit, "%s: hit", what);
   cr_expect_eq(fbits(got.t), fbits(t), "%s: t = %a, want %a", what, (double)got.t, (double)t);
   cr_expect_eq(got.index, index, "%s: index = %u, want %u", what, got.index, index);
@@ -157,13 +158,13 @@ static void expect_batch(col_segment_hit got, bool hit, float t, uint32_t index,
 Test(sweep_batch, earliest_hit_and_ties) {
   sphere_set s = set_alloc(8);
   const col_vec3 from = V3(0, 0, 0), to = V3(0, 0, 100);
-  set_put(&s, 0, SPHERE(0, 0, 50, 1));  /* t = 49 */
-  set_put(&s, 1, SPHERE(0, 0, -5, 1));  /* behind */
-  set_put(&s, 2, SPHERE(0, 0, 30, 2));  /* t = 28: earliest... */
-  set_put(&s, 3, SPHERE(0, 0, 200, 1)); /* beyond */
-  set_put(&s, 4, SPHERE(9, 0, 30, 1));  /* beside */
-  set_put(&s, 5, SPHERE(0, 0, 29, 1));  /* ...tied with t = 28 at a higher index */
-  set_put(&s, 6, SPHERE(0, 0, 60, 5));  /* t = 55 */
+  set_put(&s, 0, SPHERE(0, 0, 50, 1));        /* t = 49 */
+  set_put(&s, 1, SPHERE(0, 0, -5, 1));        /* behind */
+  set_put(&s, 2, SPHERE(0, 0, 30, 2));        /* t = 28: earliest... */
+  set_put(&s, 3, SPHERE(0, 0, 200, 1));       /* beyond */
+  set_put(&s, 4, SPHERE(9, 0, 30, 1));        /* beside */
+  set_put(&s, 5, SPHERE(0, 0, 29, 1));        /* ...tied with t = 28 at a higher index */
+  set_put(&s, 6, SPHERE(0, 0, 60, 5));        /* t = 55 */
   set_put(&s, 7, SPHERE(0, 0, 28.5f, 0.25f)); /* t = 28.25 */
   expect_batch(batch(from, to, &s), true, 28, 2, "tie goes to the lower index");
 
