@@ -36,6 +36,27 @@ TESTBIN := $(O)/collide-tests
 
 CORE_SRC := $(wildcard core/src/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
+
+# SIMD backends: each ISA file is built natively with its own flags only (on its own
+# architecture), and again as an emulated twin with SIMDe's portable code, everywhere.
+MACHINE := $(shell $(CC) -dumpmachine)
+ISA_FLAGS_sse2 := -msse2
+ISA_FLAGS_avx2 := -mavx2
+ISA_FLAGS_avx512 := -mavx512f
+ISA_FLAGS_neon :=
+# -Wno-psabi: without -mavx, clang warns that 256/512-bit vector arguments change the ABI. The
+# vectors only pass between static functions of one file; the backend table's kernels take
+# pointers and scalars, so no ABI crosses a file boundary.
+EMU_FLAGS := -DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi
+ifneq ($(findstring x86_64,$(MACHINE))$(findstring i686,$(MACHINE)),)
+NATIVE_ISA_SRC := core/src/x86/sse2.c core/src/x86/avx2.c core/src/x86/avx512.c
+else ifneq ($(findstring aarch64,$(MACHINE)),)
+NATIVE_ISA_SRC := core/src/arm/neon.c
+else
+NATIVE_ISA_SRC :=
+endif
+ISA_SRC := core/src/x86/sse2.c core/src/x86/avx2.c core/src/x86/avx512.c core/src/arm/neon.c
+CORE_OBJ += $(NATIVE_ISA_SRC:%.c=$(O)/obj/%.o) $(ISA_SRC:%.c=$(O)/obj/%-emu.o)
 TEST_SRC := $(wildcard core/tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
 
@@ -53,6 +74,14 @@ $(LIB): $(CORE_OBJ)
 $(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SCALAR_FLAGS) -MMD -MP -c $< -o $@
+
+$(O)/obj/core/src/x86/%.o $(O)/obj/core/src/arm/%.o: core/src/*/%.c $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ISA_FLAGS_$*) -MMD -MP -c $< -o $@
+
+$(O)/obj/core/src/x86/%-emu.o $(O)/obj/core/src/arm/%-emu.o: core/src/*/%.c $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(EMU_FLAGS) -MMD -MP -c $< -o $@
 
 $(O)/obj/core/tests/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -106,7 +135,8 @@ report:
 	@echo "make report: no results yet (see results/README.md)"
 
 format:
-	clang-format -i core/include/*.h core/src/*.c core/src/*.h core/tests/*.c core/tests/*.h
+	clang-format -i core/include/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
+	  core/tests/*.c core/tests/*.h
 
 clean:
 	rm -rf build/release build/test build/asan $(O)

@@ -120,6 +120,14 @@ col_status col_aabb2_query(col_aabb2 query, const col_aabb2_soa *set, col_touch 
 col_status col_aabb3_query(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
                            uint32_t *indices, size_t *count);
 
+/* The 2D query over an array of structures: box i is boxes[i]. Same results as
+ * col_aabb2_query on the same boxes laid out as a col_aabb2_soa; it exists so that the
+ * harness can show what the layout costs (SIMD backends transpose W boxes per step).
+ * Errors: COL_ERR_NULL (count, or boxes or indices with n > 0), COL_ERR_SIZE
+ * (n > UINT32_MAX), COL_ERR_ARGUMENT (touch), and the backend errors. */
+col_status col_aabb2_query_aos(col_aabb2 query, const col_aabb2 *boxes, size_t n, col_touch touch,
+                               uint32_t *indices, size_t *count);
+
 /* ---------------------------------------------------------------------------------------- */
 /* 4.2 Minimum translation distance (the "Playing with platforms" seed)                     */
 /* ---------------------------------------------------------------------------------------- */
@@ -282,7 +290,12 @@ col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa 
  *   (an unknown name is COL_ERR_BACKEND, one this CPU cannot run is COL_ERR_UNSUPPORTED; the
  *   reason is printed once to stderr and every batch call then fails with that status: there
  *   is no silent fallback);
- * - otherwise the newest backend this CPU supports. */
+ * - otherwise the newest native backend this CPU supports (never an emulated one).
+ *
+ * Backends: avx512 (16 lanes), avx2 (8), sse2 (4), neon (4; native on AArch64 only), scalar
+ * (the reference), and the emulated twins avx512-emu, avx2-emu, sse2-emu, neon-emu: the same
+ * source built with SIMDe's portable fallbacks (SIMDE_NO_NATIVE), which run on any CPU and
+ * show what emulation costs. Every one returns the scalar reference's results bit for bit. */
 
 typedef struct col_backend_info {
   const char *name; /* "scalar", ... */
@@ -291,7 +304,8 @@ typedef struct col_backend_info {
   bool supported;   /* this CPU can run it */
 } col_backend_info;
 
-/* The number of backends compiled in, and the i-th of them (newest first; scalar last).
+/* The number of backends listed, and the i-th of them: native ones newest first, then
+ * scalar, then the emulated twins. Natives of another architecture are listed unsupported.
  * col_backend_at returns false, writing nothing, when i is out of range or out is NULL. */
 size_t col_backend_count(void);
 bool col_backend_at(size_t i, col_backend_info *out);

@@ -39,6 +39,14 @@ size_t col__aabb2_query_scalar(col_aabb2 query, const col_aabb2_soa *set, col_to
   return found;
 }
 
+size_t col__aabb2_query_aos_scalar(col_aabb2 query, const col_aabb2 *boxes, size_t n,
+                                   col_touch touch, uint32_t *indices) {
+  size_t found = 0;
+  for (size_t i = 0; i < n; i++)
+    if (col_aabb2_overlap(query, boxes[i], touch)) indices[found++] = (uint32_t)i;
+  return found;
+}
+
 size_t col__aabb3_query_scalar(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
                                uint32_t *indices) {
   size_t found = 0;
@@ -80,5 +88,15 @@ col_status col_aabb3_query(col_aabb3 query, const col_aabb3_soa *set, col_touch 
   const col__backend *be;
   if ((st = col__backend_active(&be)) != COL_OK) return st;
   *count = set->count == 0 ? 0 : be->aabb3_query(query, set, touch, indices);
+  return COL_OK;
+}
+
+col_status col_aabb2_query_aos(col_aabb2 query, const col_aabb2 *boxes, size_t n, col_touch touch,
+                               uint32_t *indices, size_t *count) {
+  col_status st = check_query_args(n, boxes != NULL, touch, indices, count);
+  if (st != COL_OK) return st;
+  const col__backend *be;
+  if ((st = col__backend_active(&be)) != COL_OK) return st;
+  *count = n == 0 ? 0 : be->aabb2_query_aos(query, boxes, n, touch, indices);
   return COL_OK;
 }

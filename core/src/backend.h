@@ -21,6 +21,16 @@ typedef struct col__window_hit {
   uint64_t count;
 } col__window_hit;
 
+/* The terms of a segment that do not depend on the sphere (sweep.c): whether from and to are
+ * finite, len = |to - from| and dir = (to - from) / len (left zero when len == 0). */
+typedef struct col__segment_prep {
+  col_vec3 from, dir;
+  float len;
+  bool finite;
+} col__segment_prep;
+
+col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to);
+
 typedef struct col__backend {
   const char *name;
   unsigned width;
@@ -30,6 +40,8 @@ typedef struct col__backend {
   /* Write ascending indices of overlapping boxes, return their number. `touch` is valid. */
   size_t (*aabb2_query)(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
                         uint32_t *indices);
+  size_t (*aabb2_query_aos)(col_aabb2 query, const col_aabb2 *boxes, size_t n, col_touch touch,
+                            uint32_t *indices);
   size_t (*aabb3_query)(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
                         uint32_t *indices);
   void (*aabb2_mtd_batch)(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out);
@@ -41,12 +53,28 @@ typedef struct col__backend {
 /* The scalar reference kernels (one per family file). */
 size_t col__aabb2_query_scalar(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
                                uint32_t *indices);
+size_t col__aabb2_query_aos_scalar(col_aabb2 query, const col_aabb2 *boxes, size_t n,
+                                   col_touch touch, uint32_t *indices);
 size_t col__aabb3_query_scalar(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
                                uint32_t *indices);
 void col__aabb2_mtd_batch_scalar(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out);
 col__window_hit col__sprite_overlap_scalar(const col__pixel_window *w, uint8_t threshold,
                                            col_pixel_mode mode);
 col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
+
+/* CPU feature tests (cpu.c, built without ISA flags). */
+bool col__cpu_any(void);
+bool col__cpu_never(void);
+bool col__cpu_has_sse2(void);
+bool col__cpu_has_avx2(void);
+bool col__cpu_has_avx512(void);
+bool col__cpu_has_neon(void);
+
+/* The SIMD backends' tables (simd/simd_kernels.h instantiated by each ISA file). */
+extern const col__backend col__backend_sse2, col__backend_sse2_emu;
+extern const col__backend col__backend_avx2, col__backend_avx2_emu;
+extern const col__backend col__backend_avx512, col__backend_avx512_emu;
+extern const col__backend col__backend_neon, col__backend_neon_emu;
 
 /* The active backend, resolving it on first use. On failure returns the status and sets
  * *backend to NULL. */

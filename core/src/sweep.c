@@ -6,15 +6,10 @@
 
 #include <math.h>
 
-/* What depends on the segment alone, computed once for a batch of spheres. */
-typedef struct segment_prep {
-  col_vec3 from, dir;
-  float len;
-  bool finite; /* from and to are finite */
-} segment_prep;
-
-static inline segment_prep prepare(col_vec3 from, col_vec3 to) {
-  segment_prep g = {from, {0.0f, 0.0f, 0.0f}, 0.0f, false};
+/* What depends on the segment alone, computed once for a batch of spheres (and shared with
+ * the SIMD backends, so that they start from the very same len and dir). */
+col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to) {
+  col__segment_prep g = {from, {0.0f, 0.0f, 0.0f}, 0.0f, false};
   g.finite = isfinite(from.x) && isfinite(from.y) && isfinite(from.z) && isfinite(to.x) &&
              isfinite(to.y) && isfinite(to.z);
   const col_vec3 v = {to.x - from.x, to.y - from.y, to.z - from.z};
@@ -24,7 +19,7 @@ static inline segment_prep prepare(col_vec3 from, col_vec3 to) {
   return g;
 }
 
-static inline col_hit against(const segment_prep *g, float cx, float cy, float cz, float r) {
+static inline col_hit against(const col__segment_prep *g, float cx, float cy, float cz, float r) {
   const col_hit miss = {false, 0.0f};
   if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) || r < 0.0f)
     return miss;
@@ -43,7 +38,7 @@ static inline col_hit against(const segment_prep *g, float cx, float cy, float c
 }
 
 col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s) {
-  const segment_prep g = prepare(from, to);
+  const col__segment_prep g = col__segment_prepare(from, to);
   return against(&g, s.center.x, s.center.y, s.center.z, s.radius);
 }
 
@@ -80,7 +75,7 @@ col_sphere col_sphere_transform(col_sphere s, col_mat4 world) {
 }
 
 col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
-  const segment_prep g = prepare(from, to);
+  const col__segment_prep g = col__segment_prepare(from, to);
   col_segment_hit best = {false, 0.0f, COL_INDEX_NONE};
   for (size_t i = 0; i < set->count; i++) {
     const col_hit h =

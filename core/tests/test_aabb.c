@@ -263,3 +263,55 @@ Test(aabb_query, errors_write_nothing) {
   cr_assert_eq(col_aabb3_query(q3, &empty3, COL_TOUCH_SEPARATES, NULL, &count), COL_OK);
   cr_assert_eq(count, 0);
 }
+
+/* The array-of-structures query returns what the structure-of-arrays one does, at every
+ * length and from starts that are not vector-aligned (the boxes end at a guard page, and the
+ * offset shifts their start by whole floats). */
+Test(aabb2_query, aos_equals_soa_at_every_length_and_offset) {
+  uint64_t rng = 7;
+  for (size_t n = 0; n <= MAX_TAIL; n++)
+    for (size_t offset = 0; offset < 4; offset++) {
+      const size_t bytes = n * sizeof(col_aabb2) + offset * sizeof(float);
+      unsigned char *raw = guard_alloc(bytes);
+      col_aabb2 *boxes = (col_aabb2 *)(void *)(raw + offset * sizeof(float));
+      soa2 s = soa2_alloc(n);
+      uint32_t *aos_idx = guard_alloc(n * sizeof(uint32_t));
+      for (size_t i = 0; i < n; i++) {
+        boxes[i] =
+            (col_aabb2){{grid_value(&rng), grid_value(&rng)}, {grid_value(&rng), grid_value(&rng)}};
+        soa2_set(&s, i, boxes[i]);
+      }
+      const col_aabb2 q = {{-2, -2}, {2, 2}};
+      for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++) {
+        size_t soa_count = 0, aos_count = 0;
+        cr_assert_eq(col_aabb2_query(q, &s.set, touch, s.indices, &soa_count), COL_OK);
+        cr_assert_eq(col_aabb2_query_aos(q, boxes, n, touch, aos_idx, &aos_count), COL_OK);
+        cr_assert_eq(aos_count, soa_count, "n=%zu offset=%zu", n, offset);
+        for (size_t k = 0; k < soa_count; k++) cr_assert_eq(aos_idx[k], s.indices[k]);
+        size_t want = 0;
+        for (size_t i = 0; i < n; i++) want += col_aabb2_overlap(q, boxes[i], touch);
+        cr_assert_eq(soa_count, want, "n=%zu offset=%zu", n, offset);
+      }
+      guard_free(raw, bytes), guard_free(aos_idx, n * sizeof(uint32_t));
+      soa2_free(&s);
+    }
+}
+
+Test(aabb2_query, aos_errors) {
+  col_aabb2 box = {{0, 0}, {1, 1}};
+  uint32_t idx[1];
+  size_t count = 99;
+  cr_assert_eq(col_aabb2_query_aos(box, NULL, 1, COL_TOUCH_OVERLAPS, idx, &count), COL_ERR_NULL);
+  cr_assert_eq(col_aabb2_query_aos(box, &box, 1, COL_TOUCH_OVERLAPS, NULL, &count), COL_ERR_NULL);
+  cr_assert_eq(col_aabb2_query_aos(box, &box, 1, COL_TOUCH_OVERLAPS, idx, NULL), COL_ERR_NULL);
+  cr_assert_eq(
+      col_aabb2_query_aos(box, &box, (size_t)UINT32_MAX + 1, COL_TOUCH_OVERLAPS, idx, &count),
+      COL_ERR_SIZE);
+  cr_assert_eq(col_aabb2_query_aos(box, &box, 1, (col_touch)9, idx, &count), COL_ERR_ARGUMENT);
+  cr_assert_eq(count, 99);
+  cr_assert_eq(col_aabb2_query_aos(box, NULL, 0, COL_TOUCH_OVERLAPS, NULL, &count), COL_OK);
+  cr_assert_eq(count, 0);
+  cr_assert_eq(col_aabb2_query_aos(box, &box, 1, COL_TOUCH_OVERLAPS, idx, &count), COL_OK);
+  cr_assert_eq(count, 1);
+  cr_assert_eq(idx[0], 0);
+}

@@ -7,15 +7,66 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-Test(backend, listing_ends_with_a_supported_scalar) {
-  const size_t n = col_backend_count();
-  cr_assert_geq(n, 1);
+static bool find(const char *name, col_backend_info *out) {
+  for (size_t i = 0; col_backend_at(i, out); i++)
+    if (strcmp(out->name, name) == 0) return true;
+  return false;
+}
+
+Test(backend, listing_has_every_backend) {
+  const struct {
+    const char *name;
+    unsigned width;
+    bool emulated;
+  } expected[] = {{"avx512", 16, false}, {"avx2", 8, false},    {"sse2", 4, false},
+                  {"neon", 4, false},    {"scalar", 1, false},  {"avx512-emu", 16, true},
+                  {"avx2-emu", 8, true}, {"sse2-emu", 4, true}, {"neon-emu", 4, true}};
+  const size_t n = sizeof expected / sizeof expected[0];
+  cr_assert_eq(col_backend_count(), n);
+  for (size_t i = 0; i < n; i++) {
+    col_backend_info info;
+    cr_assert(col_backend_at(i, &info));
+    cr_assert_str_eq(info.name, expected[i].name, "listing order at %zu", i);
+    cr_expect_eq(info.width, expected[i].width, "%s", info.name);
+    cr_expect_eq(info.emulated, expected[i].emulated, "%s", info.name);
+    if (info.emulated || strcmp(info.name, "scalar") == 0)
+      cr_expect(info.supported, "%s runs everywhere", info.name);
+  }
+}
+
+Test(backend, support_follows_the_cpu) {
   col_backend_info info;
-  cr_assert(col_backend_at(n - 1, &info));
-  cr_assert_str_eq(info.name, "scalar");
-  cr_assert_eq(info.width, 1);
-  cr_assert(info.supported);
-  cr_assert(!info.emulated);
+#if defined(__x86_64__)
+  cr_assert(find("sse2", &info) && info.supported, "sse2 is the x86-64 baseline");
+  cr_assert(find("avx2", &info));
+  cr_expect_eq(info.supported, (bool)__builtin_cpu_supports("avx2"));
+  cr_assert(find("avx512", &info));
+  cr_expect_eq(info.supported, (bool)__builtin_cpu_supports("avx512f"));
+  cr_assert(find("neon", &info) && !info.supported, "no native NEON on x86");
+#elif defined(__aarch64__)
+  cr_assert(find("neon", &info) && info.supported);
+  cr_assert(find("avx2", &info) && !info.supported);
+#endif
+}
+
+Test(backend, unsupported_cannot_be_selected) {
+  col_backend_info info;
+  for (size_t i = 0; col_backend_at(i, &info); i++)
+    if (!info.supported) {
+      const char *before = col_backend_name();
+      cr_assert_eq(col_backend_select(info.name), COL_ERR_UNSUPPORTED, "%s", info.name);
+      cr_assert_str_eq(col_backend_name(), before, "a refused selection changes nothing");
+    }
+}
+
+Test(backend, automatic_choice_is_the_newest_native, .init = cr_redirect_stderr) {
+  col__backend_reset();
+  cr_assert_eq(unsetenv("COLLIDE_BACKEND"), 0);
+  col_backend_info first = {0};
+  for (size_t i = 0; col_backend_at(i, &first); i++)
+    if (first.supported && !first.emulated) break;
+  cr_assert_str_eq(col_backend_name(), first.name);
+  cr_assert(!first.emulated);
 }
 
 Test(backend, listing_rejects_out_of_range) {
@@ -72,6 +123,20 @@ Test(backend, unknown_env_name_fails_every_batch_call, .init = cr_redirect_stder
   cr_assert_eq(col_backend_init(), COL_OK);
 }
 
+Test(backend, unsupported_env_name_is_refused, .init = cr_redirect_stderr) {
+  col_backend_info info;
+  bool any = false;
+  for (size_t i = 0; col_backend_at(i, &info); i++)
+    if (!info.supported) {
+      any = true;
+      col__backend_reset();
+      cr_assert_eq(setenv("COLLIDE_BACKEND", info.name, 1), 0);
+      cr_assert_eq(col_backend_init(), COL_ERR_UNSUPPORTED, "%s", info.name);
+      cr_assert_null(col_backend_name());
+    }
+  cr_assert(any, "every machine lacks some native backend (neon or the x86 ones)");
+}
+
 Test(backend, env_name_is_honoured_and_empty_means_automatic) {
   col__backend_reset();
   cr_assert_eq(setenv("COLLIDE_BACKEND", "scalar", 1), 0);
@@ -79,12 +144,17 @@ Test(backend, env_name_is_honoured_and_empty_means_automatic) {
   cr_assert_str_eq(col_backend_name(), "scalar");
 
   col__backend_reset();
+  cr_assert_eq(setenv("COLLIDE_BACKEND", "avx2-emu", 1), 0);
+  cr_assert_eq(col_backend_init(), COL_OK);
+  cr_assert_str_eq(col_backend_name(), "avx2-emu");
+
+  col__backend_reset();
   cr_assert_eq(setenv("COLLIDE_BACKEND", "", 1), 0);
   cr_assert_eq(col_backend_init(), COL_OK);
   col_backend_info first;
   size_t i = 0;
-  while (col_backend_at(i, &first) && !first.supported) i++;
-  cr_assert_str_eq(col_backend_name(), first.name, "automatic choice is the newest supported");
+  while (col_backend_at(i, &first) && !(first.supported && !first.emulated)) i++;
+  cr_assert_str_eq(col_backend_name(), first.name, "automatic choice is the newest native");
 }
 
 Test(backend, status_strings_are_distinct) {

@@ -1,0 +1,58 @@
+/* The NEON backend (4 lanes), written with SIMDe's NEON API. Native on AArch64 only; on
+ * other machines it is built with SIMDE_NO_NATIVE as "neon-emu" (SIMDe's portable C), which
+ * runs everywhere. See simd/simd_common.h for the vocabulary.
+ * SIMDe 0.7.4 has no vsqrtq_f32 (nor vdivq_f32): vf_sqrt takes sqrtf per lane, which is the
+ * same correctly rounded IEEE operation. */
+#include <simde/arm/neon.h>
+
+#include "backend.h"
+
+#include <math.h>
+
+#define COL_W         4
+#define COL_ISA       neon
+#define COL_ISA_NAME  "neon"
+#define COL_CPU_CHECK col__cpu_has_neon
+
+typedef simde_float32x4_t vf;
+typedef simde_uint32x4_t vm;
+typedef simde_uint32x4_t vi;
+
+static inline vf vf_loadu(const float *p) { return simde_vld1q_f32(p); }
+static inline void vf_storeu(float *p, vf v) { simde_vst1q_f32(p, v); }
+static inline vf vf_set1(float x) { return simde_vdupq_n_f32(x); }
+static inline vf vf_add(vf a, vf b) { return simde_vaddq_f32(a, b); }
+static inline vf vf_sub(vf a, vf b) { return simde_vsubq_f32(a, b); }
+static inline vf vf_mul(vf a, vf b) { return simde_vmulq_f32(a, b); }
+static inline vf vf_sqrt(vf a) {
+  float lane[4];
+  simde_vst1q_f32(lane, a);
+  for (int k = 0; k < 4; k++) lane[k] = sqrtf(lane[k]);
+  return simde_vld1q_f32(lane);
+}
+static inline vm vf_lt(vf a, vf b) { return simde_vcltq_f32(a, b); }
+static inline vm vf_le(vf a, vf b) { return simde_vcleq_f32(a, b); }
+static inline vm vf_gt(vf a, vf b) { return simde_vcgtq_f32(a, b); }
+static inline vm vf_ge(vf a, vf b) { return simde_vcgeq_f32(a, b); }
+static inline vm vf_eq(vf a, vf b) { return simde_vceqq_f32(a, b); }
+static inline vm vm_and(vm a, vm b) { return simde_vandq_u32(a, b); }
+static inline vm vm_or(vm a, vm b) { return simde_vorrq_u32(a, b); }
+static inline vm vm_andnot(vm a, vm b) { return simde_vbicq_u32(a, b); }
+static inline uint32_t vm_bits(vm m) {
+  static const uint32_t weight[4] = {1, 2, 4, 8};
+  return simde_vaddvq_u32(simde_vandq_u32(m, simde_vld1q_u32(weight)));
+}
+static inline vf vf_select(vm m, vf t, vf f) { return simde_vbslq_f32(m, t, f); }
+static inline vi vi_loadu(const uint32_t *p) { return simde_vld1q_u32(p); }
+static inline vi vi_set1(uint32_t x) { return simde_vdupq_n_u32(x); }
+static inline vm vi_alpha_gt(vi px, vi thr) {
+  return simde_vcgtq_u32(simde_vshrq_n_u32(px, 24), thr);
+}
+
+/* vld4q de-interleaves four 4-float boxes straight into their components. */
+static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
+  const simde_float32x4x4_t v = simde_vld4q_f32((const float *)(const void *)p);
+  *min_x = v.val[0], *min_y = v.val[1], *max_x = v.val[2], *max_y = v.val[3];
+}
+
+#include "../simd/simd_kernels.h"

@@ -1,0 +1,65 @@
+/* The SIMD kernel templates' common part. Each ISA file (x86/sse2.c, x86/avx2.c,
+ * x86/avx512.c, arm/neon.c) defines a small vector vocabulary with SIMDe intrinsics, then
+ * includes simd_kernels.h, which instantiates every kernel family once for that ISA and
+ * defines the backend table. Built twice: natively with the ISA's -m flags, and emulated with
+ * SIMDE_NO_NATIVE (COL_EMULATED set), which yields the "-emu" twin.
+ *
+ * The vocabulary an ISA file provides (all `static inline`, vectors never cross a non-inline
+ * call: with SIMDE_NO_NATIVE that would change the ABI, see DESIGN.md 2):
+ *   COL_W                       lanes of 32 bits
+ *   COL_ISA, COL_ISA_NAME       identifier and name ("avx2"); COL_CPU_CHECK: its CPU test
+ *   vf, vi, vm                  float vector, uint32 vector, lane mask
+ *   vf_loadu vf_storeu vf_set1  unaligned load/store, broadcast
+ *   vf_add vf_sub vf_mul vf_sqrt
+ *   vf_lt vf_le vf_gt vf_ge vf_eq    ordered, quiet compares: false when either is NaN
+ *   vm_and vm_or vm_andnot(a, b) = a & ~b; vm_bits: lane i -> bit i
+ *   vf_select(m, t, f)          t where m, else f
+ *   vi_loadu vi_set1 vi_alpha_gt(px, thr) = (px >> 24) > thr, per lane, as a vm
+ *   load_aabb2_aos(p, &minx, &miny, &maxx, &maxy): W consecutive col_aabb2, transposed
+ *   emit_indices(out, bits, base)   optional (COL_HAVE_EMIT): base + i for each set bit i,
+ *                                   ascending; returns how many
+ * Only IEEE add, sub, mul, sqrt and ordered compares are used, in the scalar reference's
+ * order: no FMA, no reciprocal estimates, no min/max (their NaN rules differ). */
+#ifndef COLLIDE_SIMD_COMMON_H
+#define COLLIDE_SIMD_COMMON_H
+
+#include "../backend.h"
+
+#include <math.h>
+#include <string.h>
+
+#define COL_INLINE static inline __attribute__((always_inline))
+
+#define COL_LANES ((uint32_t)(((uint64_t)1 << COL_W) - 1u))
+
+/* The set bits of a partial block of `n` (< COL_W) valid lanes. */
+#define COL_TAIL_BITS(n) ((uint32_t)(((uint64_t)1 << (n)) - 1u))
+
+#ifndef COL_HAVE_EMIT
+COL_INLINE size_t emit_indices(uint32_t *out, uint32_t bits, uint32_t base) {
+  size_t k = 0;
+  while (bits != 0) {
+    out[k++] = base + (uint32_t)__builtin_ctz(bits);
+    bits &= bits - 1u;
+  }
+  return k;
+}
+#endif
+
+/* Tails are copied into stack blocks padded with a value that can never match (NaN for
+ * coordinates, alpha 0 for pixels), so no kernel reads past the caller's arrays. */
+COL_INLINE void pad_copy_f(float *dst, const float *src, size_t n, float pad) {
+  for (size_t k = 0; k < COL_W; k++) dst[k] = k < n ? src[k] : pad;
+}
+
+COL_INLINE void pad_copy_u(uint32_t *dst, const uint32_t *src, size_t n) {
+  for (size_t k = 0; k < COL_W; k++) dst[k] = k < n ? src[k] : 0u;
+}
+
+/* A finite x gives x * 0 == 0 (+0 or -0); +-inf and NaN give NaN. */
+COL_INLINE vm vf_finite(vf x) {
+  const vf zero = vf_set1(0.0f);
+  return vf_eq(vf_mul(x, zero), zero);
+}
+
+#endif

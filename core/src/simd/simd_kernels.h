@@ -1,0 +1,42 @@
+/* Instantiates every kernel family for the ISA defined by the including file, and that ISA's
+ * backend table: `col__backend_<isa>` natively, `col__backend_<isa>_emu` when built with
+ * SIMDE_NO_NATIVE (COL_EMULATED). */
+#ifndef COLLIDE_SIMD_KERNELS_H
+#define COLLIDE_SIMD_KERNELS_H
+
+#include "simd_common.h"
+
+#include "simd_aabb.h"
+#include "simd_mtd.h"
+#include "simd_sprite.h"
+#include "simd_sweep.h"
+
+#define COL_CAT_(a, b) a##b
+#define COL_CAT(a, b)  COL_CAT_(a, b)
+
+#ifdef COL_EMULATED
+#define COL_TABLE           COL_CAT(COL_CAT(col__backend_, COL_ISA), _emu)
+#define COL_TABLE_NAME      COL_ISA_NAME "-emu"
+#define COL_TABLE_SUPPORTED col__cpu_any
+#define COL_TABLE_EMULATED  true
+#else
+#define COL_TABLE           COL_CAT(col__backend_, COL_ISA)
+#define COL_TABLE_NAME      COL_ISA_NAME
+#define COL_TABLE_SUPPORTED COL_CPU_CHECK
+#define COL_TABLE_EMULATED  false
+#endif
+
+const col__backend COL_TABLE = {
+    .name = COL_TABLE_NAME,
+    .width = COL_W,
+    .emulated = COL_TABLE_EMULATED,
+    .supported = COL_TABLE_SUPPORTED,
+    .aabb2_query = simd_aabb2_query,
+    .aabb2_query_aos = simd_aabb2_query_aos,
+    .aabb3_query = simd_aabb3_query,
+    .aabb2_mtd_batch = simd_mtd_batch,
+    .sprite_overlap = simd_sprite_overlap,
+    .segment_spheres = simd_segment_spheres,
+};
+
+#endif

@@ -1,0 +1,56 @@
+/* The AVX2 backend (8 lanes), written with SIMDe; built with -mavx2 only (no -mfma: the
+ * contract forbids contraction). Also built with SIMDE_NO_NATIVE as "avx2-emu". See
+ * simd/simd_common.h for the vocabulary. */
+#include <simde/x86/avx2.h>
+
+#include "backend.h"
+
+#define COL_W         8
+#define COL_ISA       avx2
+#define COL_ISA_NAME  "avx2"
+#define COL_CPU_CHECK col__cpu_has_avx2
+
+typedef simde__m256 vf;
+typedef simde__m256 vm;
+typedef simde__m256i vi;
+
+static inline vf vf_loadu(const float *p) { return simde_mm256_loadu_ps(p); }
+static inline void vf_storeu(float *p, vf v) { simde_mm256_storeu_ps(p, v); }
+static inline vf vf_set1(float x) { return simde_mm256_set1_ps(x); }
+static inline vf vf_add(vf a, vf b) { return simde_mm256_add_ps(a, b); }
+static inline vf vf_sub(vf a, vf b) { return simde_mm256_sub_ps(a, b); }
+static inline vf vf_mul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
+static inline vf vf_sqrt(vf a) { return simde_mm256_sqrt_ps(a); }
+static inline vm vf_lt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
+static inline vm vf_le(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ); }
+static inline vm vf_gt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
+static inline vm vf_ge(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
+static inline vm vf_eq(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_EQ_OQ); }
+static inline vm vm_and(vm a, vm b) { return simde_mm256_and_ps(a, b); }
+static inline vm vm_or(vm a, vm b) { return simde_mm256_or_ps(a, b); }
+static inline vm vm_andnot(vm a, vm b) { return simde_mm256_andnot_ps(b, a); }
+static inline uint32_t vm_bits(vm m) { return (uint32_t)simde_mm256_movemask_ps(m); }
+static inline vf vf_select(vm m, vf t, vf f) { return simde_mm256_blendv_ps(f, t, m); }
+static inline vi vi_loadu(const uint32_t *p) { return simde_mm256_loadu_si256((const void *)p); }
+static inline vi vi_set1(uint32_t x) { return simde_mm256_set1_epi32((int32_t)x); }
+/* Alphas and thresholds are 0..255, so the signed compare is exact. */
+static inline vm vi_alpha_gt(vi px, vi thr) {
+  return simde_mm256_castsi256_ps(simde_mm256_cmpgt_epi32(simde_mm256_srli_epi32(px, 24), thr));
+}
+
+/* Eight boxes: boxes k and k+4 share a register (low and high 128-bit halves), so the
+ * in-half 4x4 transpose leaves every component in box order. */
+static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
+  const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
+  const vf r0 = simde_mm256_loadu2_m128(f + 16, f), r1 = simde_mm256_loadu2_m128(f + 20, f + 4);
+  const vf r2 = simde_mm256_loadu2_m128(f + 24, f + 8);
+  const vf r3 = simde_mm256_loadu2_m128(f + 28, f + 12);
+  const vf lo01 = simde_mm256_unpacklo_ps(r0, r1), lo23 = simde_mm256_unpacklo_ps(r2, r3);
+  const vf hi01 = simde_mm256_unpackhi_ps(r0, r1), hi23 = simde_mm256_unpackhi_ps(r2, r3);
+  *min_x = simde_mm256_shuffle_ps(lo01, lo23, 0x44);
+  *min_y = simde_mm256_shuffle_ps(lo01, lo23, 0xEE);
+  *max_x = simde_mm256_shuffle_ps(hi01, hi23, 0x44);
+  *max_y = simde_mm256_shuffle_ps(hi01, hi23, 0xEE);
+}
+
+#include "../simd/simd_kernels.h"

@@ -1,0 +1,69 @@
+/* The AVX-512 backend (16 lanes), written with SIMDe; built with -mavx512f only. Masks are
+ * native __mmask16 registers, and matching indices are written with a compress-store. Also
+ * built with SIMDE_NO_NATIVE as "avx512-emu". See simd/simd_common.h for the vocabulary. */
+#include <simde/x86/avx512.h>
+
+#include "backend.h"
+
+#define COL_W         16
+#define COL_ISA       avx512
+#define COL_ISA_NAME  "avx512"
+#define COL_CPU_CHECK col__cpu_has_avx512
+#define COL_HAVE_EMIT 1
+
+typedef simde__m512 vf;
+typedef simde__mmask16 vm;
+typedef simde__m512i vi;
+
+static inline vf vf_loadu(const float *p) { return simde_mm512_loadu_ps(p); }
+static inline void vf_storeu(float *p, vf v) { simde_mm512_storeu_ps(p, v); }
+static inline vf vf_set1(float x) { return simde_mm512_set1_ps(x); }
+static inline vf vf_add(vf a, vf b) { return simde_mm512_add_ps(a, b); }
+static inline vf vf_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
+static inline vf vf_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
+static inline vf vf_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
+static inline vm vf_lt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
+static inline vm vf_le(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
+static inline vm vf_gt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+static inline vm vf_ge(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
+static inline vm vf_eq(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
+static inline vm vm_and(vm a, vm b) { return (vm)(a & b); }
+static inline vm vm_or(vm a, vm b) { return (vm)(a | b); }
+static inline vm vm_andnot(vm a, vm b) { return (vm)(a & (vm)~b); }
+static inline uint32_t vm_bits(vm m) { return (uint32_t)m; }
+static inline vf vf_select(vm m, vf t, vf f) { return simde_mm512_mask_blend_ps(m, f, t); }
+static inline vi vi_loadu(const uint32_t *p) { return simde_mm512_loadu_si512((const void *)p); }
+static inline vi vi_set1(uint32_t x) { return simde_mm512_set1_epi32((int32_t)x); }
+/* Alphas and thresholds are 0..255, so the signed compare is exact. */
+static inline vm vi_alpha_gt(vi px, vi thr) {
+  return simde_mm512_cmpgt_epi32_mask(simde_mm512_srli_epi32(px, 24), thr);
+}
+
+/* Sixteen boxes: four registers of four boxes each; the in-lane 4x4 transpose gathers
+ * component c of boxes (j, 4+j, 8+j, 12+j) in 128-bit lane j, and one permute per component
+ * puts box i in lane i. */
+static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
+  const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
+  const vf r0 = simde_mm512_loadu_ps(f), r1 = simde_mm512_loadu_ps(f + 16);
+  const vf r2 = simde_mm512_loadu_ps(f + 32), r3 = simde_mm512_loadu_ps(f + 48);
+  const vf lo01 = simde_mm512_unpacklo_ps(r0, r1), lo23 = simde_mm512_unpacklo_ps(r2, r3);
+  const vf hi01 = simde_mm512_unpackhi_ps(r0, r1), hi23 = simde_mm512_unpackhi_ps(r2, r3);
+  /* lane i of the result is element 4 * (i % 4) + i / 4 of the transposed register */
+  const vi order = simde_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  *min_x = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0x44));
+  *min_y = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0xEE));
+  *max_x = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(hi01, hi23, 0x44));
+  *max_y = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(hi01, hi23, 0xEE));
+}
+
+#include "../simd/simd_common.h"
+
+static inline size_t emit_indices(uint32_t *out, uint32_t bits, uint32_t base) {
+  const vi lanes = simde_mm512_add_epi32(
+      simde_mm512_set1_epi32((int32_t)base),
+      simde_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  simde_mm512_mask_compressstoreu_epi32(out, (simde__mmask16)bits, lanes);
+  return (size_t)__builtin_popcount(bits);
+}
+
+#include "../simd/simd_kernels.h"
