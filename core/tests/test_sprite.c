@@ -210,6 +210,31 @@ Test(sprite, random_sprites_match_the_world_oracle) {
   }
 }
 
+/* Every window width from 0 to 3 x 16 + 1 (all SIMD tails up to 512-bit vectors), at several
+ * horizontal offsets, with the single colliding pixel in each possible column and with dense
+ * random alphas. */
+Test(sprite, every_window_width_and_tail) {
+  uint64_t rng = 8;
+  for (int32_t w = 0; w <= MAX_TAIL; w++)
+    for (int32_t shift = 0; shift < 3; shift++) {
+      test_sprite a = make(w + shift, 2, w + shift + 1, -shift, 0, 0);
+      test_sprite b = make(w, 2, w, 0, 1, 255); /* overlaps a's second row, columns 0..w-1 */
+      for (int32_t col = 0; col < w; col++) {
+        set_alpha(&a, col + shift, 1, 255);
+        expect_both(&a, &b, 20, col, 1, 1, "single pixel");
+        set_alpha(&a, col + shift, 1, 0);
+      }
+      for (size_t i = 0; i < a.n; i++)
+        a.px[i] = ((uint32_t)(rand_below(&rng, 3) == 0 ? 200 : 10) << 24) | RGB_NOISE;
+      const col_pixel_hit want = oracle(&a.s, &b.s, 20);
+      expect_hit(overlap(&a, &b, 20, COL_PIXEL_COUNT), want.hit, want.x, want.y, want.count,
+                 "dense, count");
+      expect_hit(overlap(&a, &b, 20, COL_PIXEL_FIRST), want.hit, want.x, want.y, want.hit,
+                 "dense, first");
+      drop(&a), drop(&b);
+    }
+}
+
 Test(sprite, errors_read_and_write_nothing) {
   uint32_t px[4] = {0xFF000000u, 0xFF000000u, 0xFF000000u, 0xFF000000u};
   const col_sprite ok = {px, 2, 2, 2, 0, 0};

@@ -188,6 +188,25 @@ Test(sweep_batch, earliest_hit_and_ties) {
   set_free(&empty);
 }
 
+/* Every single-segment case, through the batch: the case's sphere at each position of sets of
+ * several lengths whose other spheres all miss (NaN centres). */
+Test(sweep_batch, table_cases_at_every_position) {
+  const size_t lengths[] = {1, 3, 4, 5, 8, 9, 16, 17, MAX_TAIL};
+  for (size_t c = 0; c < NCASES; c++)
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+      const size_t n = lengths[l];
+      sphere_set s = set_alloc(n);
+      for (size_t pos = 0; pos < n; pos++) {
+        for (size_t i = 0; i < n; i++) set_put(&s, i, SPHERE(NAN, 0, 0, 1));
+        set_put(&s, pos, cases[c].s);
+        const col_segment_hit h = batch(cases[c].from, cases[c].to, &s);
+        expect_batch(h, cases[c].hit, cases[c].t, cases[c].hit ? (uint32_t)pos : COL_INDEX_NONE,
+                     cases[c].name);
+      }
+      set_free(&s);
+    }
+}
+
 static float sphere_coord(uint64_t *rng) {
   switch (rand_below(rng, 40)) {
   case 0: return NAN;
