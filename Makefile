@@ -22,9 +22,18 @@ ifneq ($(filter -ffast-math -Ofast,$(CFLAGS)),)
 $(error CFLAGS contains -ffast-math or -Ofast: collide's bit-exact contract forbids them)
 endif
 
+# Fuzzing builds (clang only): the library and targets carry libFuzzer's coverage hooks.
+FUZZ_CC ?= clang
+FUZZ_SANITIZERS := address,undefined,float-divide-by-zero
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,$(FUZZ_SANITIZERS) \
+  -fno-sanitize-recover=all
+
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS)
 LDFLAGS_EXTRA = -fsanitize=address,undefined,float-divide-by-zero
+else ifeq ($(SANITIZE),fuzz)
+ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) -Ifuzz
+LDFLAGS_EXTRA = -fsanitize=fuzzer,$(FUZZ_SANITIZERS)
 else
 ALL_CFLAGS = $(CFLAGS) $(REQUIRED_FLAGS)
 LDFLAGS_EXTRA =
@@ -60,7 +69,18 @@ CORE_OBJ += $(NATIVE_ISA_SRC:%.c=$(O)/obj/%.o) $(ISA_SRC:%.c=$(O)/obj/%-emu.o)
 TEST_SRC := $(wildcard core/tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
 
-.PHONY: all lib test check check-env deps bench fuzz report clean format
+# Differential fuzz targets: libFuzzer binaries in build/fuzz, and plain replay drivers
+# (any compiler) in every other build folder.
+FUZZ_TARGETS := aabb mtd sprite sweep
+FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
+REPLAYS := $(FUZZ_TARGETS:%=$(O)/replay_%)
+FUZZERS := $(FUZZ_TARGETS:%=$(O)/fuzz_%)
+FUZZ_SECONDS ?= 30
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+export FUZZ_SECONDS FUZZ_JOBS
+
+.PHONY: all lib test check check-env replay deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+  fuzz-merge fuzz-cfl-check seeds report clean format
 .DEFAULT_GOAL := all
 
 all: lib
@@ -87,6 +107,16 @@ $(O)/obj/core/tests/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 
+$(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -MMD -MP -c $< -o $@
+
+$(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
+
+$(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
+
 $(TESTBIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(LIB) -lcriterion -lm -o $@
 
@@ -112,6 +142,11 @@ check: $(TESTBIN)
 	  COLLIDE_BACKEND=$$b $(TESTBIN) $(TEST_ARGS); \
 	done
 	@$(MAKE) --no-print-directory check-env O=$(O)
+	@$(MAKE) --no-print-directory replay O=$(O)
+
+# Every corpus file through every target, on every backend (a disagreement aborts).
+replay: $(REPLAYS)
+	@set -e; for t in $(FUZZ_TARGETS); do $(O)/replay_$$t fuzz/corpus/$$t; done
 
 # A forced backend that does not exist must fail loudly, not fall back.
 check-env: $(TESTBIN)
@@ -123,22 +158,51 @@ check-env: $(TESTBIN)
 test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
-	@echo "make test: all suites passed (plain and ASan+UBSan)"
+	@$(MAKE) --no-print-directory fuzz-brief
+	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing)"
 
 bench: $(DEPS_STAMP)
 	@echo "make bench: no benchmarks yet (they arrive with the benchmark issue; see bench/README.md)"
 
-fuzz:
-	@echo "make fuzz: no fuzz targets yet (they arrive with the fuzzing issue; see fuzz/README.md)"
+fuzz-build: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SANITIZE=fuzz \
+	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+# FUZZ_SECONDS per target (default 30), FUZZ_JOBS processes (default: all cores); new corpus
+# entries are kept in fuzz/corpus-local/, crashes go to fuzz/artifacts/ with a REPRODUCE file.
+fuzz: fuzz-build
+	@bash scripts/fuzz.sh run $(FUZZ_TARGETS)
+
+# Part of make test: about 20 seconds per target, one process, no disagreement allowed.
+fuzz-brief: fuzz-build
+	@FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz.sh brief $(FUZZ_TARGETS)
+
+# Seeded bugs: each must be found within 60 seconds.
+fuzz-selftest: fuzz-build
+	@bash scripts/fuzz-selftest.sh
+
+# Fold fuzz/corpus-local/ into the committed corpora, minimized.
+fuzz-merge: fuzz-build
+	@bash scripts/fuzz.sh merge $(FUZZ_TARGETS)
+
+# ClusterFuzzLite's build.sh, run locally with the variables OSS-Fuzz sets.
+fuzz-cfl-check: fuzz-build
+	@bash scripts/cfl-check.sh
+
+# Regenerate the hand-made seed inputs (fuzz/make_seeds.c) into fuzz/corpus/.
+seeds: $(DEPS_STAMP) $(LIB)
+	@mkdir -p build/seeds
+	$(CC) $(ALL_CFLAGS) fuzz/make_seeds.c fuzz/fuzz_common.c $(LIB) -lm -o build/seeds/make_seeds
+	build/seeds/make_seeds fuzz/corpus
 
 report:
 	@echo "make report: no results yet (see results/README.md)"
 
 format:
 	clang-format -i core/include/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
-	  core/tests/*.c core/tests/*.h
+	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h
 
 clean:
-	rm -rf build/release build/test build/asan $(O)
+	rm -rf build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl $(O)
 
--include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d)

@@ -11,6 +11,7 @@ packages=(
   libcriterion-dev            # unit tests
   libbenchmark-dev libbenchmark-tools
   python3 python3-matplotlib python3-scipy
+  zip                         # seed corpora for ClusterFuzzLite
 )
 
 missing=()

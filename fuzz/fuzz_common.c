@@ -1,0 +1,80 @@
+/* Decoding and reporting for the differential fuzz targets (see fuzz_common.h). */
+#include "fuzz_common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t fz_u8(fz_reader *r) {
+  if (r->n == 0) return 0;
+  r->n--;
+  return *r->p++;
+}
+
+uint32_t fz_u32(fz_reader *r) {
+  uint32_t v = 0;
+  for (int k = 0; k < 4; k++) v |= (uint32_t)fz_u8(r) << (8 * k);
+  return v;
+}
+
+static float bits_to_float(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+float fz_grid(uint8_t index) { return (float)((int)(index & 0x7f) - 64) * 0.25f; }
+
+const uint32_t fz_special_bits[16] = {
+    0x00000000u, 0x80000000u, /* +0, -0 */
+    0x7f800000u, 0xff800000u, /* +inf, -inf */
+    0x00000001u, 0x80000001u, /* the smallest denormals */
+    0x007fffffu, 0x00800000u, /* the largest denormal, FLT_MIN */
+    0x7f7fffffu, 0xff7fffffu, /* +-FLT_MAX */
+    0x3f800000u, 0xbf800000u, /* +-1 */
+    0x7fc00000u, 0xffc00000u, /* quiet NaN, negative quiet NaN */
+    0x7f800001u, 0x7fc12345u, /* signalling NaN, NaN with a payload */
+};
+
+float fz_float(fz_reader *r) {
+  const uint8_t tag = fz_u8(r);
+  if (tag < 0x80) return fz_grid(tag);
+  if (tag < 0x90) {
+    const float base = fz_grid(fz_u8(r));
+    return nextafterf(base, (tag & 1) ? -INFINITY : INFINITY);
+  }
+  if (tag < 0xa0) {
+    return bits_to_float(fz_special_bits[tag & 15u]);
+  }
+  return bits_to_float(fz_u32(r));
+}
+
+size_t fz_backends(const char **names, size_t max) {
+  size_t n = 0;
+  col_backend_info info;
+  if (n < max) names[n++] = "scalar";
+  for (size_t i = 0; col_backend_at(i, &info) && n < max; i++)
+    if (info.supported && strcmp(info.name, "scalar") != 0) names[n++] = info.name;
+  return n;
+}
+
+void fz_select(const char *name) {
+  const col_status st = col_backend_select(name);
+  if (st != COL_OK) {
+    fprintf(stderr, "fuzz %s: cannot select backend %s: %s\n", fz_target, name,
+            col_status_string(st));
+    abort();
+  }
+}
+
+void fz_print_floats(const char *label, const float *v, size_t n) {
+  fprintf(stderr, "  %s:", label);
+  for (size_t i = 0; i < n; i++) fprintf(stderr, " %a", (double)v[i]);
+  fputc('\n', stderr);
+}
+
+_Noreturn void fz_fail(void) {
+  fprintf(stderr, "fuzz %s: DISAGREEMENT between backends (see above); aborting\n", fz_target);
+  fflush(stderr);
+  abort();
+}

@@ -1,0 +1,45 @@
+/* Shared by the differential fuzz targets: a byte reader that turns fuzzer input into the
+ * floats and sizes that reach every edge of the kernels, the list of backends to compare,
+ * and the disagreement report. The input format is documented in fuzz/README.md; seed files
+ * are written by fuzz/make_seeds.c with the matching encoder. */
+#ifndef COLLIDE_FUZZ_COMMON_H
+#define COLLIDE_FUZZ_COMMON_H
+
+#include "collide.h"
+
+#include <stdio.h>
+
+/* Each target defines its name ("aabb", ...) and LLVMFuzzerTestOneInput. */
+extern const char fz_target[];
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+typedef struct fz_reader {
+  const uint8_t *p;
+  size_t n;
+} fz_reader;
+
+/* Exhausted input reads as zero bytes, so every input decodes to something. */
+uint8_t fz_u8(fz_reader *r);
+uint32_t fz_u32(fz_reader *r);
+
+/* One float from its tag byte:
+ *   0x00-0x7f  grid value (tag - 64) / 4: small numbers, so equal (touching) edges are common
+ *   0x80-0x8f  the grid value of the next byte, moved one ulp up (tag bit 0 clear) or down
+ *   0x90-0x9f  a special value: +-0, +-inf, NaNs with payloads, denormals, FLT_MIN, FLT_MAX...
+ *   0xa0-0xff  raw: the next four bytes are the bit pattern (little-endian) */
+float fz_float(fz_reader *r);
+float fz_grid(uint8_t index);
+extern const uint32_t fz_special_bits[16];
+
+/* The supported backends, scalar first (the reference); returns how many (at most max). */
+size_t fz_backends(const char **names, size_t max);
+#define FZ_MAX_BACKENDS 16
+
+/* Selects a backend by name or aborts: a fuzz run must never silently use another one. */
+void fz_select(const char *name);
+
+/* Disagreement report helpers: print to stderr, then fz_fail aborts. */
+void fz_print_floats(const char *label, const float *v, size_t n);
+_Noreturn void fz_fail(void);
+
+#endif

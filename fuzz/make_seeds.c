@@ -1,0 +1,279 @@
+/* Writes the hand-made seed inputs of fuzz/corpus/<target>/: the seeds' worked examples and
+ * every edge the fuzz targets are meant to reach, encoded in the targets' input format with
+ * the encoder below, which checks each float by decoding it again with fz_float.
+ * Run by `make seeds`; the output is committed. Usage: make_seeds OUTPUT_DIR */
+#include "fuzz_common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct enc {
+  uint8_t buf[1 << 16];
+  size_t n;
+} enc;
+
+const char fz_target[] = "make_seeds";
+
+static const char *out_dir;
+static size_t files_written;
+
+static void put8(enc *e, uint8_t v) {
+  if (e->n == sizeof e->buf) abort();
+  e->buf[e->n++] = v;
+}
+
+static void put32(enc *e, uint32_t v) {
+  for (int k = 0; k < 4; k++) put8(e, (uint8_t)(v >> (8 * k)));
+}
+
+static uint32_t bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+/* The shortest encoding of f: a grid byte, a special tag, or the raw bits. */
+static void putf(enc *e, float f) {
+  const size_t at = e->n;
+  const uint32_t u = bits_of(f);
+  int done = 0;
+  for (int g = 0; g < 128 && !done; g++)
+    if (bits_of(fz_grid((uint8_t)g)) == u) put8(e, (uint8_t)g), done = 1;
+  for (int k = 0; k < 16 && !done; k++)
+    if (fz_special_bits[k] == u) put8(e, (uint8_t)(0x90 | k)), done = 1;
+  if (!done) put8(e, 0xa0), put32(e, u);
+  fz_reader r = {e->buf + at, e->n - at};
+  if (bits_of(fz_float(&r)) != u) {
+    fprintf(stderr, "make_seeds: %a does not round-trip\n", (double)f);
+    exit(1);
+  }
+}
+
+static void save(const enc *e, const char *target, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s/seed-%s", out_dir, target, name);
+  FILE *f = fopen(path, "wb");
+  if (f == NULL || fwrite(e->buf, 1, e->n, f) != e->n || fclose(f) != 0) {
+    fprintf(stderr, "make_seeds: cannot write %s\n", path);
+    exit(1);
+  }
+  files_written++;
+}
+
+#define UP(x)   nextafterf((x), INFINITY)
+#define DOWN(x) nextafterf((x), -INFINITY)
+
+static const size_t lengths[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 50, 127};
+#define NLENGTHS (sizeof lengths / sizeof lengths[0])
+
+/* ---- aabb: boxes around the query (0,0,0)-(1,1,1), as min x y, max x y, min z max z ---- */
+static const float edge_boxes[][6] = {
+    {1, 0, 2, 1, 0, 1},                   /* touching right */
+    {-1, 0, 0, 1, 0, 1},                  /* touching left */
+    {0, 1, 1, 2, 0, 1},                   /* touching top */
+    {1, 1, 2, 2, 1, 2},                   /* touching corner, and on z */
+    {0, 0, 1, 1, 1, 2},                   /* touching on z only */
+    {0x1.000002p0f, 0, 2, 1, 0, 1},       /* one ulp apart */
+    {0x1.fffffep-1f, 0, 2, 1, 0, 1},      /* one ulp overlap */
+    {-0.0f, 0, 1, 1, 0, 1},               /* -0.0 edge */
+    {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f}, /* point inside */
+    {1, 0.5f, 1, 0.5f, 0.5f, 0.5f},       /* point on an edge */
+    {1, 1, 0, 0, 0, 1},                   /* inverted */
+    {-INFINITY, -INFINITY, INFINITY, INFINITY, -INFINITY, INFINITY},
+    {INFINITY, 0, INFINITY, 1, 0, 1},
+    {2, 2, 3, 3, 0, 1},         /* apart */
+    {0x1p-149f, 0, 1, 1, 0, 1}, /* denormal */
+};
+#define NEDGE (sizeof edge_boxes / sizeof edge_boxes[0])
+
+static void aabb_file(const char *name, size_t offset, const float q[6], size_t n,
+                      const float (*boxes)[6], size_t nboxes, int nan_every) {
+  enc e = {.n = 0};
+  put8(&e, (uint8_t)offset);
+  for (int k = 0; k < 6; k++) putf(&e, q[k]);
+  put8(&e, (uint8_t)n);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 6; k++) {
+      const bool poison =
+          nan_every && i % (size_t)nan_every == (size_t)nan_every - 1 && k == (int)(i % 6);
+      putf(&e, poison ? NAN : boxes[i % nboxes][k]);
+    }
+  save(&e, "aabb", name);
+}
+
+static void aabb_seeds(void) {
+  const float unit[6] = {0, 0, 1, 1, 0, 1};
+  const float seed_q[6] = {0, 0, 64, 64, 0, 1};
+  const float seed_box[1][6] = {{32, 32, 96, 96, 0, 1}};
+  aabb_file("example-playing-with-platforms", 0, seed_q, 1, seed_box, 1, 0);
+  aabb_file("empty", 3, unit, 0, edge_boxes, NEDGE, 0);
+  const float nan_q[6] = {0, NAN, 1, 1, 0, 1};
+  aabb_file("nan-query", 1, nan_q, 9, edge_boxes, NEDGE, 0);
+  for (size_t l = 0; l < NLENGTHS; l++) {
+    char name[64];
+    snprintf(name, sizeof name, "edges-n%zu", lengths[l]);
+    aabb_file(name, lengths[l] % 16, unit, lengths[l], edge_boxes, NEDGE, 0);
+    snprintf(name, sizeof name, "edges-nan-n%zu", lengths[l]);
+    aabb_file(name, (lengths[l] + 5) % 16, unit, lengths[l], edge_boxes, NEDGE, 4);
+  }
+}
+
+/* ---- mtd: pairs a, b as a min x y, max x y, b min x y, max x y ---- */
+static const float edge_pairs[][8] = {
+    {0, 0, 64, 64, 32, 32, 96, 96},      /* the seed: (-32, 0) */
+    {32, 32, 96, 96, 0, 0, 64, 64},      /* swapped: (32, 0) */
+    {0, 0, 10, 10, 0, -20, 10, 30},      /* tie left/right */
+    {0, 0, 10, 10, -20, 0, 30, 10},      /* tie down/up */
+    {0, 0, 10, 10, -20, 6, 4, 30},       /* tie right/down */
+    {0, 0, 1, 1, 1, -5, 9, 5},           /* touching */
+    {-1, -1, -0.0f, 1, 0, -5, 9, 5},     /* touching through -0.0 */
+    {-1, -1, 0x1p-149f, 1, 0, -5, 9, 5}, /* denormal penetration */
+    {NAN, 0, 10, 10, 1, 1, 2, 2},
+    {0, 0, 10, 10, 1, 1, 2, NAN},
+    {-INFINITY, -INFINITY, INFINITY, INFINITY, 0, 0, 1, 1},
+    {0, 0, INFINITY, 1, INFINITY, 0, INFINITY, 1}, /* inf - inf */
+    {5, 5, 4, 4, 0, 0, 10, 10},                    /* inverted inside */
+    {0, 0, 1, 1, 2, 0, 3, 1},                      /* apart */
+    {0.5f, 0.25f, 2.5f, 1.75f, 2.25f, -1, 4, 4},
+};
+#define NPAIRS (sizeof edge_pairs / sizeof edge_pairs[0])
+
+static void mtd_seeds(void) {
+  enc e = {.n = 0};
+  put8(&e, 0), put8(&e, 1);
+  for (int k = 0; k < 8; k++) putf(&e, edge_pairs[0][k]);
+  save(&e, "mtd", "example-playing-with-platforms");
+  for (size_t l = 0; l < NLENGTHS; l++) {
+    e.n = 0;
+    put8(&e, (uint8_t)(lengths[l] % 16)), put8(&e, (uint8_t)lengths[l]);
+    for (size_t i = 0; i < lengths[l]; i++)
+      for (int k = 0; k < 8; k++) putf(&e, edge_pairs[(i * 7 + l) % NPAIRS][k]);
+    char name[64];
+    snprintf(name, sizeof name, "edges-n%zu", lengths[l]);
+    save(&e, "mtd", name);
+  }
+}
+
+/* ---- sprite ---- */
+typedef struct sprite_spec {
+  uint8_t w, h, extra;
+  int8_t x, y8; /* y offset is this byte / 8 in the decoder */
+  uint8_t density;
+} sprite_spec;
+
+static void sprite_head(enc *e, const sprite_spec *s) {
+  put8(e, s->w), put8(e, s->h), put8(e, s->extra);
+  put8(e, (uint8_t)s->x), put8(e, (uint8_t)s->y8);
+  put32(e, 0x12345678u + s->w), put8(e, s->density);
+}
+
+/* Alphas for every pixel of a then b (stride included), from a pattern function. */
+static void sprite_file(const char *name, uint8_t thr, uint8_t base, sprite_spec a, sprite_spec b,
+                        uint8_t (*alpha)(size_t sprite, size_t i)) {
+  enc e = {.n = 0};
+  put8(&e, thr), put8(&e, base);
+  sprite_head(&e, &a), sprite_head(&e, &b);
+  if (alpha != NULL) {
+    const size_t na = (size_t)(a.w + a.extra) * a.h, nb = (size_t)(b.w + b.extra) * b.h;
+    for (size_t i = 0; i < na; i++) put8(&e, alpha(0, i));
+    for (size_t i = 0; i < nb; i++) put8(&e, alpha(1, i));
+  }
+  save(&e, "sprite", name);
+}
+
+static uint8_t alpha_20_21(size_t sprite, size_t i) { return (uint8_t)(sprite ? 20 + i % 2 : 21); }
+static uint8_t alpha_21(size_t sprite, size_t i) { return (void)sprite, (void)i, 21; }
+static uint8_t alpha_sparse(size_t sprite, size_t i) {
+  return (uint8_t)((i * 37 + sprite * 11) % 23 == 0 ? 255 : 20);
+}
+static uint8_t alpha_opaque(size_t sprite, size_t i) { return (void)sprite, (void)i, 255; }
+static uint8_t alpha_one(size_t sprite, size_t i) { return (void)sprite, (uint8_t)(i % 3 == 0); }
+
+static void sprite_seeds(void) {
+  const sprite_spec px = {1, 1, 0, 0, 0, 0};
+  sprite_file("threshold-20-vs-alpha-20", 20, 0, px, px, alpha_20_21);
+  sprite_file("threshold-20-vs-alpha-21", 20, 0, px, px, alpha_21);
+  const sprite_spec row = {8, 2, 1, 0, 0, 0}, row_b = {8, 2, 0, 3, 8, 0};
+  sprite_file("threshold-0", 0, 0, row, row_b, alpha_one);
+  sprite_file("threshold-255", 255, 0, row, row_b, alpha_opaque);
+  const uint8_t widths[] = {3, 4, 5, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 79};
+  for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+    char name[64];
+    const sprite_spec a = {widths[k], 3, (uint8_t)(k % 4), 0, 0, 0};
+    const sprite_spec b = {widths[k], 3, 0, (int8_t)(k % 5) - 2, 8, 0};
+    snprintf(name, sizeof name, "width-%u-sparse", widths[k]);
+    sprite_file(name, 20, 0, a, b, alpha_sparse);
+    const sprite_spec c = {widths[k], 2, 1, -(int8_t)(widths[k] / 2), -8, 255};
+    snprintf(name, sizeof name, "width-%u-dense", widths[k]);
+    sprite_file(name, 20, 0, c, b, NULL);
+  }
+  const sprite_spec big = {40, 6, 2, 100, 0, 200}, big_b = {30, 6, 0, 120, 16, 200};
+  sprite_file("near-int32-max", 20, 1, big, big_b, NULL);
+  sprite_file("near-int32-min", 20, 2, big, big_b, NULL);
+  sprite_file("near-max-x-min-y", 20, 3, big, big_b, NULL);
+  const sprite_spec empty = {0, 5, 0, 0, 0, 0};
+  sprite_file("empty", 20, 0, empty, row, NULL);
+  const sprite_spec apart = {8, 2, 0, 100, 0, 255};
+  sprite_file("apart", 20, 0, row, apart, alpha_opaque);
+}
+
+/* ---- sweep ---- */
+static void sweep_file(const char *name, size_t offset, const float from[3], const float to[3],
+                       size_t n, const float (*spheres)[4], size_t nspheres) {
+  enc e = {.n = 0};
+  put8(&e, (uint8_t)offset);
+  for (int k = 0; k < 3; k++) putf(&e, from[k]);
+  for (int k = 0; k < 3; k++) putf(&e, to[k]);
+  put8(&e, (uint8_t)n);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 4; k++) putf(&e, spheres[i % nspheres][k]);
+  save(&e, "sweep", name);
+}
+
+static const float edge_spheres[][4] = {
+    {0, 0, 5, 1},                                         /* head-on: t = 4 */
+    {0, 0, -5, 1},                                        /* behind */
+    {0, 0, 11, 1},                                        /* contact exactly at the end */
+    {1, 0, 5, 1},                                         /* tangent */
+    {5, 0, 5, 1},                                         /* beside */
+    {0, 0, 0.5f, 1},                                      /* contains the start */
+    {0, 0, 0, 0},                                         /* zero radius on the line */
+    {0, 0, 3, -0.0f},                                     /* -0.0 radius */
+    {0, 0, 3, -2},                                        /* negative radius */
+    {NAN, 0, 5, 1},   {0, 0, 5, INFINITY}, {0, 0, 29, 1}, /* equal t with the next */
+    {0, 0, 29, 1},    {0, 0, 10, 0.125f},
+};
+#define NSPHERES (sizeof edge_spheres / sizeof edge_spheres[0])
+
+static void sweep_seeds(void) {
+  const float from[3] = {2, 1.5f, 0}, to[3] = {2, 1.5f, 5000.0f / 3.6f / 60.0f};
+  const float bottle[1][4] = {{2, 1.5f, 10, 0.075f}};
+  sweep_file("example-bullet-and-bottle", 0, from, to, 1, bottle, 1);
+  const float o[3] = {0, 0, 0}, z10[3] = {0, 0, 10};
+  sweep_file("zero-length", 1, o, o, 3, edge_spheres + 4, 3);
+  const float nan_to[3] = {0, NAN, 10};
+  sweep_file("non-finite-segment", 2, o, nan_to, 4, edge_spheres, NSPHERES);
+  const float mz[3] = {-0.0f, 3, 4};
+  const float surface[1][4] = {{1, -0.0f, -0.0f, 1}};
+  sweep_file("t-would-be-negative-zero", 0, o, mz, 1, surface, 1);
+  for (size_t l = 0; l < NLENGTHS; l++) {
+    char name[64];
+    snprintf(name, sizeof name, "edges-n%zu", lengths[l]);
+    sweep_file(name, lengths[l] % 16, o, z10, lengths[l], edge_spheres, NSPHERES);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s OUTPUT_DIR (fuzz/corpus)\n", argv[0]);
+    return 2;
+  }
+  out_dir = argv[1];
+  aabb_seeds();
+  mtd_seeds();
+  sprite_seeds();
+  sweep_seeds();
+  printf("make_seeds: wrote %zu seed files under %s\n", files_written, out_dir);
+  return 0;
+}
