@@ -39,6 +39,13 @@ ALL_CFLAGS = $(CFLAGS) $(REQUIRED_FLAGS)
 LDFLAGS_EXTRA =
 endif
 
+CXX_DEFAULT := g++
+ifeq ($(origin CXX),default)
+CXX := $(if $(findstring clang,$(CC)),clang++,g++)
+endif
+CXXFLAGS ?= -O2 -g -Wall -Wextra -Werror
+BENCH ?= default
+
 DEPS_STAMP := build/.deps-installed
 LIB := $(O)/libcollide.a
 TESTBIN := $(O)/collide-tests
@@ -53,12 +60,14 @@ ISA_FLAGS_sse2 := -msse2
 ISA_FLAGS_avx2 := -mavx2
 ISA_FLAGS_avx512 := -mavx512f
 ISA_FLAGS_neon :=
+ISA_FLAGS_autovec := -O3 -march=x86-64-v3
 # -Wno-psabi: without -mavx, clang warns that 256/512-bit vector arguments change the ABI. The
 # vectors only pass between static functions of one file; the backend table's kernels take
 # pointers and scalars, so no ABI crosses a file boundary.
 EMU_FLAGS := -DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi
 ifneq ($(findstring x86_64,$(MACHINE))$(findstring i686,$(MACHINE)),)
-NATIVE_ISA_SRC := core/src/x86/sse2.c core/src/x86/avx2.c core/src/x86/avx512.c
+NATIVE_ISA_SRC := core/src/x86/sse2.c core/src/x86/avx2.c core/src/x86/avx512.c \
+  core/src/x86/autovec.c
 else ifneq ($(findstring aarch64,$(MACHINE)),)
 NATIVE_ISA_SRC := core/src/arm/neon.c
 else
@@ -79,9 +88,11 @@ FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
-.PHONY: all lib test check check-env replay deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+.PHONY: all lib test check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-merge fuzz-cfl-check seeds report clean format
 .DEFAULT_GOAL := all
+# Keep intermediate objects of pattern chains (fuzz targets, replays): no needless rebuilds.
+.SECONDARY:
 
 all: lib
 lib: $(LIB)
@@ -117,6 +128,28 @@ $(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o 
 $(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
 
+# Benchmarks: C files over the Google Benchmark shim (the one C++ file).
+BENCH_OBJ := $(patsubst %.c,$(O)/obj/%.o,$(wildcard bench/*.c)) $(O)/obj/bench/gbench.o
+BENCHBIN := $(O)/collide-bench
+
+$(O)/bench_context.h: FORCE
+	@mkdir -p $(@D)
+	@{ echo '#define COLLIDE_BENCH_CC "$(shell $(CC) --version | head -n1)"'; \
+	   echo '#define COLLIDE_BENCH_CFLAGS "$(CFLAGS)"'; \
+	   echo '#define COLLIDE_BENCH_GIT_REV "$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'; \
+	 } > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(O)/obj/bench/%.o: bench/%.c $(O)/.flags $(O)/bench_context.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(O) -MMD -MP -c $< -o $@
+
+$(O)/obj/bench/gbench.o: bench/gbench.cc bench/gbench.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(if $(filter 1,$(SANITIZE)),$(SANITIZE_FLAGS)) -std=c++17 -c $< -o $@
+
+$(BENCHBIN): $(BENCH_OBJ) $(LIB)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ -lbenchmark -lpthread -lm -o $@
+
 $(TESTBIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(LIB) -lcriterion -lm -o $@
 
@@ -143,6 +176,14 @@ check: $(TESTBIN)
 	done
 	@$(MAKE) --no-print-directory check-env O=$(O)
 	@$(MAKE) --no-print-directory replay O=$(O)
+	@$(MAKE) --no-print-directory bench-smoke O=$(O)
+
+# Every benchmark once at the smallest size: it builds and runs (no timing is judged).
+bench-smoke: $(BENCHBIN)
+	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 > $(O)/bench-smoke.log 2>&1 \
+	  || { tail -n 20 $(O)/bench-smoke.log; echo "bench-smoke: FAILED"; exit 1; }
+	@if grep -q 'ERROR OCCURRED' $(O)/bench-smoke.log; then grep 'ERROR OCCURRED' $(O)/bench-smoke.log; exit 1; fi
+	@echo "bench-smoke: $$(grep -c '/16 ' $(O)/bench-smoke.log) benchmarks ran once at the smallest size"
 
 # Every corpus file through every target, on every backend (a disagreement aborts).
 replay: $(REPLAYS)
@@ -161,8 +202,12 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory fuzz-brief
 	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing)"
 
+# BENCH=quick (~1 min), default (< 10 min on 2 cores) or full; BENCH_ARGS for extra
+# --benchmark_* options (e.g. --benchmark_filter=aabb2). Then regenerates the report.
 bench: $(DEPS_STAMP)
-	@echo "make bench: no benchmarks yet (they arrive with the benchmark issue; see bench/README.md)"
+	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
+	@bash scripts/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
+	@$(MAKE) --no-print-directory report
 
 fuzz-build: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SANITIZE=fuzz \
@@ -195,14 +240,14 @@ seeds: $(DEPS_STAMP) $(LIB)
 	$(CC) $(ALL_CFLAGS) fuzz/make_seeds.c fuzz/fuzz_common.c $(LIB) -lm -o build/seeds/make_seeds
 	build/seeds/make_seeds fuzz/corpus
 
-report:
-	@echo "make report: no results yet (see results/README.md)"
+report: $(DEPS_STAMP)
+	$(PYTHON) scripts/report.py
 
 format:
 	clang-format -i core/include/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
-	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h
+	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc
 
 clean:
 	rm -rf build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl $(O)
 
--include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d)
+-include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/bench/*.d)

@@ -27,6 +27,7 @@ case "$($CC -dumpmachine)" in
     $CC $flags -msse2 -c core/src/x86/sse2.c -o "$obj/sse2.o"
     $CC $flags -mavx2 -c core/src/x86/avx2.c -o "$obj/avx2.o"
     $CC $flags -mavx512f -c core/src/x86/avx512.c -o "$obj/avx512.o"
+    $CC $flags -O3 -march=x86-64-v3 -c core/src/x86/autovec.c -o "$obj/autovec.o"
     ;;
   aarch64*)
     $CC $flags -c core/src/arm/neon.c -o "$obj/neon.o"

@@ -20,7 +20,7 @@ bugs=(
   "sweep-tie-highest@core/src/simd/simd_sweep.h@sweep@s/if (!best->hit || tv\[lane\] < best->t)/if (!best->hit || tv[lane] <= best->t)/@earliest sphere ties go to the highest index"
   "sprite-last-lane@core/src/simd/simd_sprite.h@sprite@s/r.col = col + (size_t)__builtin_ctz(bits);/r.col = col + (size_t)(31 - __builtin_clz(bits));/@first colliding pixel taken from the last lane"
   "sweep-negative-zero@core/src/simd/simd_sweep.h@sweep@s/vf_add(tt, k->zero)/tt/@t = -0.0 is no longer turned into +0.0"
-  "scalar-skips-last@core/src/aabb.c@aabb@0,/for (size_t i = 0; i < set->count; i++) {/s//for (size_t i = 0; i + 1 < set->count; i++) {/@the scalar reference query skips its last box"
+  "scalar-skips-last@core/src/aabb_ref.h@aabb@0,/for (size_t i = 0; i < set->count; i++) {/s//for (size_t i = 0; i + 1 < set->count; i++) {/@the scalar reference query skips its last box"
 )
 
 [ -x build/fuzz/fuzz_aabb ] || { echo "fuzz-selftest: run 'make fuzz-build' first" >&2; exit 2; }

@@ -1,61 +1,13 @@
-/* AABB overlap (DESIGN.md 4.1): single pairs, and the scalar reference of the batch query.
- * The per-axis test is the separating-axis test for boxes; the two touch rules differ only
- * in whether a shared edge counts (closed vs open intervals). */
-#include "backend.h"
-
-static inline bool axis_closed(float a_min, float a_max, float b_min, float b_max) {
-  return a_max >= b_min && b_max >= a_min;
-}
-
-static inline bool axis_open(float a_min, float a_max, float b_min, float b_max) {
-  return a_max > b_min && b_max > a_min;
-}
+/* AABB overlap (DESIGN.md 4.1): the public single-pair functions (the reference, from
+ * aabb_ref.h) and the batch queries' argument checks and dispatch. */
+#include "aabb_ref.h"
 
 bool col_aabb2_overlap(col_aabb2 a, col_aabb2 b, col_touch touch) {
-  if (touch == COL_TOUCH_SEPARATES)
-    return axis_open(a.min.x, a.max.x, b.min.x, b.max.x) &&
-           axis_open(a.min.y, a.max.y, b.min.y, b.max.y);
-  return axis_closed(a.min.x, a.max.x, b.min.x, b.max.x) &&
-         axis_closed(a.min.y, a.max.y, b.min.y, b.max.y);
+  return col__aabb2_overlap_ref(a, b, touch);
 }
 
 bool col_aabb3_overlap(col_aabb3 a, col_aabb3 b, col_touch touch) {
-  if (touch == COL_TOUCH_SEPARATES)
-    return axis_open(a.min.x, a.max.x, b.min.x, b.max.x) &&
-           axis_open(a.min.y, a.max.y, b.min.y, b.max.y) &&
-           axis_open(a.min.z, a.max.z, b.min.z, b.max.z);
-  return axis_closed(a.min.x, a.max.x, b.min.x, b.max.x) &&
-         axis_closed(a.min.y, a.max.y, b.min.y, b.max.y) &&
-         axis_closed(a.min.z, a.max.z, b.min.z, b.max.z);
-}
-
-size_t col__aabb2_query_scalar(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
-                               uint32_t *indices) {
-  size_t found = 0;
-  for (size_t i = 0; i < set->count; i++) {
-    col_aabb2 box = {{set->min_x[i], set->min_y[i]}, {set->max_x[i], set->max_y[i]}};
-    if (col_aabb2_overlap(query, box, touch)) indices[found++] = (uint32_t)i;
-  }
-  return found;
-}
-
-size_t col__aabb2_query_aos_scalar(col_aabb2 query, const col_aabb2 *boxes, size_t n,
-                                   col_touch touch, uint32_t *indices) {
-  size_t found = 0;
-  for (size_t i = 0; i < n; i++)
-    if (col_aabb2_overlap(query, boxes[i], touch)) indices[found++] = (uint32_t)i;
-  return found;
-}
-
-size_t col__aabb3_query_scalar(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
-                               uint32_t *indices) {
-  size_t found = 0;
-  for (size_t i = 0; i < set->count; i++) {
-    col_aabb3 box = {{set->min_x[i], set->min_y[i], set->min_z[i]},
-                     {set->max_x[i], set->max_y[i], set->max_z[i]}};
-    if (col_aabb3_overlap(query, box, touch)) indices[found++] = (uint32_t)i;
-  }
-  return found;
+  return col__aabb3_overlap_ref(a, b, touch);
 }
 
 static col_status check_query_args(size_t n, bool arrays_present, col_touch touch,

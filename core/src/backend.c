@@ -10,19 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const col__backend backend_scalar = {
-    .name = "scalar",
-    .width = 1,
-    .emulated = false,
-    .supported = col__cpu_any,
-    .aabb2_query = col__aabb2_query_scalar,
-    .aabb2_query_aos = col__aabb2_query_aos_scalar,
-    .aabb3_query = col__aabb3_query_scalar,
-    .aabb2_mtd_batch = col__aabb2_mtd_batch_scalar,
-    .sprite_overlap = col__sprite_overlap_scalar,
-    .segment_spheres = col__segment_spheres_scalar,
-};
-
 /* A native backend of another architecture is listed, so that every build names the same
  * backends, but never supported: it has no kernels. */
 #define FOREIGN(isa_name, lanes)                                                                   \
@@ -32,6 +19,7 @@ static const col__backend backend_scalar = {
 #define NATIVE_AVX512 &col__backend_avx512
 #define NATIVE_AVX2   &col__backend_avx2
 #define NATIVE_SSE2   &col__backend_sse2
+#define AUTOVEC       &col__backend_autovec
 #else
 static const col__backend foreign_avx512 = FOREIGN("avx512", 16);
 static const col__backend foreign_avx2 = FOREIGN("avx2", 8);
@@ -39,6 +27,8 @@ static const col__backend foreign_sse2 = FOREIGN("sse2", 4);
 #define NATIVE_AVX512 &foreign_avx512
 #define NATIVE_AVX2   &foreign_avx2
 #define NATIVE_SSE2   &foreign_sse2
+static const col__backend foreign_autovec = FOREIGN("autovec", 1);
+#define AUTOVEC       &foreign_autovec
 #endif
 
 #if defined(__aarch64__)
@@ -48,14 +38,16 @@ static const col__backend foreign_neon = FOREIGN("neon", 4);
 #define NATIVE_NEON &foreign_neon
 #endif
 
-/* Native backends newest first, then scalar, then the emulated twins. Automatic selection
- * takes the first supported native entry; emulated ones run only when asked for. */
+/* Native SIMD backends newest first, then scalar, then the auto-vectorized reference and the
+ * emulated twins. Automatic selection takes the first supported native entry (autovec, listed
+ * after scalar, is never chosen by itself); emulated ones run only when asked for. */
 static const col__backend *const registry[] = {
     NATIVE_AVX512,
     NATIVE_AVX2,
     NATIVE_SSE2,
     NATIVE_NEON,
-    &backend_scalar,
+    &col__backend_scalar,
+    AUTOVEC,
     &col__backend_avx512_emu,
     &col__backend_avx2_emu,
     &col__backend_sse2_emu,

@@ -50,27 +50,18 @@ typedef struct col__backend {
   col_segment_hit (*segment_spheres)(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
 } col__backend;
 
-/* The scalar reference kernels (one per family file). */
-size_t col__aabb2_query_scalar(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
-                               uint32_t *indices);
-size_t col__aabb2_query_aos_scalar(col_aabb2 query, const col_aabb2 *boxes, size_t n,
-                                   col_touch touch, uint32_t *indices);
-size_t col__aabb3_query_scalar(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
-                               uint32_t *indices);
-void col__aabb2_mtd_batch_scalar(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out);
-col__window_hit col__sprite_overlap_scalar(const col__pixel_window *w, uint8_t threshold,
-                                           col_pixel_mode mode);
-col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
-
 /* CPU feature tests (cpu.c, built without ISA flags). */
 bool col__cpu_any(void);
 bool col__cpu_never(void);
 bool col__cpu_has_sse2(void);
 bool col__cpu_has_avx2(void);
 bool col__cpu_has_avx512(void);
+bool col__cpu_has_x86_64_v3(void);
 bool col__cpu_has_neon(void);
 
-/* The SIMD backends' tables (simd/simd_kernels.h instantiated by each ISA file). */
+/* The backends' tables: the reference built as scalar (scalar.c) and auto-vectorized
+ * (x86/autovec.c), and the SIMD ones (simd/simd_kernels.h instantiated by each ISA file). */
+extern const col__backend col__backend_scalar, col__backend_autovec;
 extern const col__backend col__backend_sse2, col__backend_sse2_emu;
 extern const col__backend col__backend_avx2, col__backend_avx2_emu;
 extern const col__backend col__backend_avx512, col__backend_avx512_emu;

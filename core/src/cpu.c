@@ -10,10 +10,18 @@ bool col__cpu_never(void) { return false; }
 bool col__cpu_has_sse2(void) { return __builtin_cpu_supports("sse2"); }
 bool col__cpu_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 bool col__cpu_has_avx512(void) { return __builtin_cpu_supports("avx512f"); }
+/* What -march=x86-64-v3 lets the compiler use (clang 14 knows neither "x86-64-v3" nor "f16c"
+ * as feature names; every CPU with AVX2 and FMA has F16C, LZCNT and MOVBE). */
+bool col__cpu_has_x86_64_v3(void) {
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+         __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+         __builtin_cpu_supports("popcnt");
+}
 #else
 bool col__cpu_has_sse2(void) { return false; }
 bool col__cpu_has_avx2(void) { return false; }
 bool col__cpu_has_avx512(void) { return false; }
+bool col__cpu_has_x86_64_v3(void) { return false; }
 #endif
 
 #if defined(__aarch64__)

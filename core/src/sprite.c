@@ -1,7 +1,8 @@
 /* Per-pixel sprite overlap on alpha bytes (DESIGN.md 4.3), after the XNA 2D sprite collision
- * seed: clip both sprites' world rectangles to their intersection, then test the alpha byte
- * of each pair of pixels there against a strict threshold. Positions and extents are
- * computed in 64-bit so that sprites near the int32 limits neither wrap nor overflow. */
+ * seed: clip both sprites' world rectangles to their intersection (here), then test the alpha
+ * byte of each pair of pixels there against a strict threshold (the backend's kernel; the
+ * reference is sprite_ref.h). Positions and extents are computed in 64-bit so that sprites
+ * near the int32 limits neither wrap nor overflow. */
 #include "backend.h"
 
 col_status col_sprite_check(col_sprite s) {
@@ -13,27 +14,6 @@ col_status col_sprite_check(col_sprite s) {
   if ((uint64_t)s.stride * (uint64_t)s.height > limit) return COL_ERR_OVERFLOW;
   if (s.pixels == NULL && s.width > 0 && s.height > 0) return COL_ERR_NULL;
   return COL_OK;
-}
-
-col__window_hit col__sprite_overlap_scalar(const col__pixel_window *w, uint8_t threshold,
-                                           col_pixel_mode mode) {
-  col__window_hit r = {false, 0, 0, 0};
-  for (size_t row = 0; row < w->height; row++) {
-    const uint32_t *pa = w->a + row * w->a_stride;
-    const uint32_t *pb = w->b + row * w->b_stride;
-    for (size_t col = 0; col < w->width; col++) {
-      if ((pa[col] >> 24) > threshold && (pb[col] >> 24) > threshold) {
-        if (!r.hit) {
-          r.hit = true;
-          r.col = col;
-          r.row = row;
-        }
-        r.count++;
-        if (mode == COL_PIXEL_FIRST) return r;
-      }
-    }
-  }
-  return r;
 }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }

@@ -2,7 +2,7 @@
  * ray from a fast mover's last position to its current one is tested with the semantics of
  * XNA's Ray.Intersects(BoundingSphere), and the hit counts only if it lies within the
  * distance covered. The operation order below is the contract every SIMD version follows. */
-#include "backend.h"
+#include "sweep_ref.h"
 
 #include <math.h>
 
@@ -19,27 +19,9 @@ col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to) {
   return g;
 }
 
-static inline col_hit against(const col__segment_prep *g, float cx, float cy, float cz, float r) {
-  const col_hit miss = {false, 0.0f};
-  if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) || r < 0.0f)
-    return miss;
-  const col_vec3 d = {cx - g->from.x, cy - g->from.y, cz - g->from.z};
-  const float d2 = (d.x * d.x + d.y * d.y) + d.z * d.z;
-  const float r2 = r * r;
-  if (d2 < r2) return (col_hit){true, 0.0f};
-  if (g->len == 0.0f) return miss;
-  const float s = (g->dir.x * d.x + g->dir.y * d.y) + g->dir.z * d.z;
-  if (s < 0.0f) return miss;
-  const float q = (r2 + s * s) - d2;
-  if (q < 0.0f) return miss;
-  const float t = s - sqrtf(q);
-  if (!(t <= g->len)) return miss;
-  return (col_hit){true, t == 0.0f ? 0.0f : t};
-}
-
 col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s) {
   const col__segment_prep g = col__segment_prepare(from, to);
-  return against(&g, s.center.x, s.center.y, s.center.z, s.radius);
+  return col__sweep_ref(&g, s.center.x, s.center.y, s.center.z, s.radius);
 }
 
 col_sphere col_sphere_inflate(col_sphere target, float mover_radius) {
@@ -72,18 +54,6 @@ col_sphere col_sphere_transform(col_sphere s, col_mat4 world) {
   }
   r.radius = s.radius * sqrtf(longest);
   return r;
-}
-
-col_segment_hit col__segment_spheres_scalar(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
-  const col__segment_prep g = col__segment_prepare(from, to);
-  col_segment_hit best = {false, 0.0f, COL_INDEX_NONE};
-  for (size_t i = 0; i < set->count; i++) {
-    const col_hit h =
-        against(&g, set->center_x[i], set->center_y[i], set->center_z[i], set->radius[i]);
-    /* Strictly earlier replaces: ties keep the lowest index. */
-    if (h.hit && (!best.hit || h.t < best.t)) best = (col_segment_hit){true, h.t, (uint32_t)i};
-  }
-  return best;
 }
 
 col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,

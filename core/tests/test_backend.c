@@ -18,9 +18,10 @@ Test(backend, listing_has_every_backend) {
     const char *name;
     unsigned width;
     bool emulated;
-  } expected[] = {{"avx512", 16, false}, {"avx2", 8, false},    {"sse2", 4, false},
-                  {"neon", 4, false},    {"scalar", 1, false},  {"avx512-emu", 16, true},
-                  {"avx2-emu", 8, true}, {"sse2-emu", 4, true}, {"neon-emu", 4, true}};
+  } expected[] = {{"avx512", 16, false},    {"avx2", 8, false},    {"sse2", 4, false},
+                  {"neon", 4, false},       {"scalar", 1, false},  {"autovec", 1, false},
+                  {"avx512-emu", 16, true}, {"avx2-emu", 8, true}, {"sse2-emu", 4, true},
+                  {"neon-emu", 4, true}};
   const size_t n = sizeof expected / sizeof expected[0];
   cr_assert_eq(col_backend_count(), n);
   for (size_t i = 0; i < n; i++) {
@@ -43,6 +44,8 @@ Test(backend, support_follows_the_cpu) {
   cr_assert(find("avx512", &info));
   cr_expect_eq(info.supported, (bool)__builtin_cpu_supports("avx512f"));
   cr_assert(find("neon", &info) && !info.supported, "no native NEON on x86");
+  cr_assert(find("autovec", &info));
+  cr_expect_eq(info.supported, __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
 #elif defined(__aarch64__)
   cr_assert(find("neon", &info) && info.supported);
   cr_assert(find("avx2", &info) && !info.supported);

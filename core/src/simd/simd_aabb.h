@@ -81,10 +81,11 @@ typedef struct query3 {
   vf min_x, min_y, min_z, max_x, max_y, max_z;
 } query3;
 
-COL_INLINE uint32_t block3(const query3 *q, const vf b[6], bool open) {
-  return vm_bits(vm_and(vm_and(axis_test(q->min_x, q->max_x, b[0], b[3], open),
-                               axis_test(q->min_y, q->max_y, b[1], b[4], open)),
-                        axis_test(q->min_z, q->max_z, b[2], b[5], open)));
+COL_INLINE vm mask3(const query3 *q, const float *const src[6], size_t i, bool open) {
+  return vm_and(
+      vm_and(axis_test(q->min_x, q->max_x, vf_loadu(src[0] + i), vf_loadu(src[3] + i), open),
+             axis_test(q->min_y, q->max_y, vf_loadu(src[1] + i), vf_loadu(src[4] + i), open)),
+      axis_test(q->min_z, q->max_z, vf_loadu(src[2] + i), vf_loadu(src[5] + i), open));
 }
 
 COL_INLINE size_t query3_soa(col_aabb3 query, const col_aabb3_soa *set, uint32_t *out, bool open) {
@@ -94,18 +95,20 @@ COL_INLINE size_t query3_soa(col_aabb3 query, const col_aabb3_soa *set, uint32_t
                                set->max_x, set->max_y, set->max_z};
   const size_t n = set->count;
   size_t i = 0, found = 0;
-  vf b[6];
-  for (; i + COL_W <= n; i += COL_W) {
-    for (int k = 0; k < 6; k++) b[k] = vf_loadu(src[k] + i);
-    found += emit_indices(out + found, block3(&q, b, open), (uint32_t)i);
+  for (; i + 2 * COL_W <= n; i += 2 * COL_W) {
+    const vm m0 = mask3(&q, src, i, open), m1 = mask3(&q, src, i + COL_W, open);
+    if (vm_bits(vm_or(m0, m1)) == 0) continue;
+    found += emit_indices(out + found, vm_bits(m0), (uint32_t)i);
+    found += emit_indices(out + found, vm_bits(m1), (uint32_t)(i + COL_W));
   }
+  for (; i + COL_W <= n; i += COL_W)
+    found += emit_indices(out + found, vm_bits(mask3(&q, src, i, open)), (uint32_t)i);
   if (i < n) {
     float t[6][COL_W];
-    for (int k = 0; k < 6; k++) {
-      pad_copy_f(t[k], src[k] + i, n - i, NAN);
-      b[k] = vf_loadu(t[k]);
-    }
-    found += emit_indices(out + found, block3(&q, b, open) & COL_TAIL_BITS(n - i), (uint32_t)i);
+    const float *const tail[6] = {t[0], t[1], t[2], t[3], t[4], t[5]};
+    for (int k = 0; k < 6; k++) pad_copy_f(t[k], src[k] + i, n - i, NAN);
+    found += emit_indices(out + found, vm_bits(mask3(&q, tail, 0, open)) & COL_TAIL_BITS(n - i),
+                          (uint32_t)i);
   }
   return found;
 }

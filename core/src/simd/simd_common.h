@@ -16,8 +16,8 @@
  *   vf_select(m, t, f)          t where m, else f
  *   vi_loadu vi_set1 vi_alpha_gt(px, thr) = (px >> 24) > thr, per lane, as a vm
  *   load_aabb2_aos(p, &minx, &miny, &maxx, &maxy): W consecutive col_aabb2, transposed
- *   emit_indices(out, bits, base)   optional (COL_HAVE_EMIT): base + i for each set bit i,
- *                                   ascending; returns how many
+ *   store_mtd(out, dx, dy, hit)  optional (COL_HAVE_STORE_MTD): W col_mtd records written
+ *                               with vector stores (12-byte records: x, y, hit + padding)
  * Only IEEE add, sub, mul, sqrt and ordered compares are used, in the scalar reference's
  * order: no FMA, no reciprocal estimates, no min/max (their NaN rules differ). */
 #ifndef COLLIDE_SIMD_COMMON_H
@@ -35,7 +35,7 @@
 /* The set bits of a partial block of `n` (< COL_W) valid lanes. */
 #define COL_TAIL_BITS(n) ((uint32_t)(((uint64_t)1 << (n)) - 1u))
 
-#ifndef COL_HAVE_EMIT
+/* base + i for each set bit i, ascending; returns how many. */
 COL_INLINE size_t emit_indices(uint32_t *out, uint32_t bits, uint32_t base) {
   size_t k = 0;
   while (bits != 0) {
@@ -44,7 +44,6 @@ COL_INLINE size_t emit_indices(uint32_t *out, uint32_t bits, uint32_t base) {
   }
   return k;
 }
-#endif
 
 /* Tails are copied into stack blocks padded with a value that can never match (NaN for
  * coordinates, alpha 0 for pixels), so no kernel reads past the caller's arrays. */

@@ -6,6 +6,7 @@
 
 typedef struct mtd_block {
   vf dx, dy;
+  vm hit_mask;
   uint32_t hit;
 } mtd_block;
 
@@ -14,9 +15,11 @@ COL_INLINE mtd_block mtd_lanes(const vf a[4], const vf b[4]) {
   const vf zero = vf_set1(0.0f);
   const vf dl = vf_sub(a[2], b[0]), dr = vf_sub(b[2], a[0]);
   const vf dd = vf_sub(a[3], b[1]), du = vf_sub(b[3], a[1]);
-  /* Apart unless every distance is >= 0: NaN fails the ordered compare. */
-  const vm ok =
-      vm_and(vm_and(vf_ge(dl, zero), vf_ge(dr, zero)), vm_and(vf_ge(dd, zero), vf_ge(du, zero)));
+  /* The reference reports a hit when no distance is NaN or negative and the smallest is
+   * > 0: exactly when all four are > 0 (ordered compares fail on NaN). Other lanes end as
+   * (+0, +0, false) whatever m holds there. */
+  const vm hit =
+      vm_and(vm_and(vf_gt(dl, zero), vf_gt(dr, zero)), vm_and(vf_gt(dd, zero), vf_gt(du, zero)));
   vf m = dl;
   const vm c1 = vf_lt(dr, m);
   m = vf_select(c1, dr, m);
@@ -30,10 +33,10 @@ COL_INLINE mtd_block mtd_lanes(const vf a[4], const vf b[4]) {
   const vm positive = vm_or(c3, vm_andnot(c1, c2));
   const vf side = vf_select(positive, vf_set1(1.0f), vf_set1(-1.0f));
   const vf moved = vf_mul(side, m); /* side * m, as the reference */
-  const vm hit = vm_and(ok, vf_gt(m, zero));
   mtd_block r;
   r.dx = vf_select(vm_andnot(hit, on_y), moved, zero);
   r.dy = vf_select(vm_and(hit, on_y), moved, zero);
+  r.hit_mask = hit;
   r.hit = vm_bits(hit);
   return r;
 }
@@ -51,7 +54,12 @@ static void simd_mtd_batch(size_t n, const col_aabb2 *a, const col_aabb2 *b, col
   for (; i + COL_W <= n; i += COL_W) {
     load_aabb2_aos(a + i, &va[0], &va[1], &va[2], &va[3]);
     load_aabb2_aos(b + i, &vb[0], &vb[1], &vb[2], &vb[3]);
-    mtd_store(out + i, mtd_lanes(va, vb), COL_W);
+    const mtd_block r = mtd_lanes(va, vb);
+#ifdef COL_HAVE_STORE_MTD
+    store_mtd(out + i, r.dx, r.dy, r.hit_mask); /* the ISA interleaves whole records */
+#else
+    mtd_store(out + i, r, COL_W);
+#endif
   }
   if (i < n) {
     const col_aabb2 nan_box = {{NAN, NAN}, {NAN, NAN}};

@@ -38,19 +38,49 @@ static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_mm256_castsi256_ps(simde_mm256_cmpgt_epi32(simde_mm256_srli_epi32(px, 24), thr));
 }
 
-/* Eight boxes: boxes k and k+4 share a register (low and high 128-bit halves), so the
- * in-half 4x4 transpose leaves every component in box order. */
+/* Eight boxes: four 32-byte loads hold boxes (0,1) (2,3) (4,5) (6,7); two-lane permutes pair
+ * boxes k and k+4 in one register (low and high halves), so that the in-half 4x4 transpose
+ * leaves every component in box order. */
 static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
   const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
-  const vf r0 = simde_mm256_loadu2_m128(f + 16, f), r1 = simde_mm256_loadu2_m128(f + 20, f + 4);
-  const vf r2 = simde_mm256_loadu2_m128(f + 24, f + 8);
-  const vf r3 = simde_mm256_loadu2_m128(f + 28, f + 12);
+  const vf b01 = simde_mm256_loadu_ps(f), b23 = simde_mm256_loadu_ps(f + 8);
+  const vf b45 = simde_mm256_loadu_ps(f + 16), b67 = simde_mm256_loadu_ps(f + 24);
+  const vf r0 = simde_mm256_permute2f128_ps(b01, b45, 0x20); /* boxes 0 | 4 */
+  const vf r1 = simde_mm256_permute2f128_ps(b01, b45, 0x31); /* boxes 1 | 5 */
+  const vf r2 = simde_mm256_permute2f128_ps(b23, b67, 0x20); /* boxes 2 | 6 */
+  const vf r3 = simde_mm256_permute2f128_ps(b23, b67, 0x31); /* boxes 3 | 7 */
   const vf lo01 = simde_mm256_unpacklo_ps(r0, r1), lo23 = simde_mm256_unpacklo_ps(r2, r3);
   const vf hi01 = simde_mm256_unpackhi_ps(r0, r1), hi23 = simde_mm256_unpackhi_ps(r2, r3);
   *min_x = simde_mm256_shuffle_ps(lo01, lo23, 0x44);
   *min_y = simde_mm256_shuffle_ps(lo01, lo23, 0xEE);
   *max_x = simde_mm256_shuffle_ps(hi01, hi23, 0x44);
   *max_y = simde_mm256_shuffle_ps(hi01, hi23, 0xEE);
+}
+
+/* Eight 12-byte col_mtd records (x, y, hit, padding) as three 32-byte stores: output dword d
+ * holds field d % 3 of record d / 3, so each output vector gathers records with one index
+ * vector from each of x, y and hit, then blends the fields into place. */
+#define COL_HAVE_STORE_MTD 1
+_Static_assert(sizeof(col_mtd) == 12, "col_mtd is x, y, hit and padding");
+static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
+  const vf h = simde_mm256_and_ps(hit, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(1)));
+  float *f = (float *)(void *)out;
+  const vi idx0 = simde_mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2);
+  const vi idx1 = simde_mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5);
+  const vi idx2 = simde_mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
+  vf v;
+  /* field of each lane: out0 x y h x y h x y, out1 h x y h x y h x, out2 y h x y h x y h */
+  v = simde_mm256_blend_ps(simde_mm256_permutevar8x32_ps(dx, idx0),
+                           simde_mm256_permutevar8x32_ps(dy, idx0), 0x92);
+  simde_mm256_storeu_ps(f, simde_mm256_blend_ps(v, simde_mm256_permutevar8x32_ps(h, idx0), 0x24));
+  v = simde_mm256_blend_ps(simde_mm256_permutevar8x32_ps(dx, idx1),
+                           simde_mm256_permutevar8x32_ps(dy, idx1), 0x24);
+  simde_mm256_storeu_ps(f + 8,
+                        simde_mm256_blend_ps(v, simde_mm256_permutevar8x32_ps(h, idx1), 0x49));
+  v = simde_mm256_blend_ps(simde_mm256_permutevar8x32_ps(dx, idx2),
+                           simde_mm256_permutevar8x32_ps(dy, idx2), 0x49);
+  simde_mm256_storeu_ps(f + 16,
+                        simde_mm256_blend_ps(v, simde_mm256_permutevar8x32_ps(h, idx2), 0x92));
 }
 
 #include "../simd/simd_kernels.h"

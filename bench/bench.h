@@ -1,0 +1,48 @@
+/* Shared by collide's benchmarks: the suite (which sizes, how long), the TSC, scenes drawn from
+ * splitmix64, the backends to run, and the common counters. Each family file registers its
+ * benchmarks, named family/variant/backend/scene with the object count as the argument
+ * (DESIGN.md 5). */
+#ifndef COLLIDE_BENCH_H
+#define COLLIDE_BENCH_H
+
+#include "collide.h"
+#include "gbench.h"
+
+typedef struct bench_suite {
+  const char *name;         /* smoke, quick, default, full */
+  int64_t counts[24];       /* object counts for the batch kernels, 0-terminated */
+  int64_t sprite_sides[16]; /* sprite side lengths (items = side^2), 0-terminated */
+  double min_time;          /* seconds per benchmark */
+} bench_suite;
+
+extern const bench_suite *bench_active_suite;
+
+/* The backends every family runs: the supported ones, natives first. */
+size_t bench_backends(const char **names, size_t max);
+#define BENCH_MAX_BACKENDS 16
+
+/* Registers `fn` once per backend as "<family>/<variant>/<backend>/<scene>" over the counts
+ * (or the sprite sides); `fn` receives the backend's name (a static string) as `user`. */
+void bench_register(const char *family, const char *variant, const char *scene, gb_fn fn,
+                    bool sprite_sides);
+
+/* Selects the backend of this benchmark or skips it (returns false). */
+bool bench_select(gb_state *st, const char *backend);
+
+/* The time stamp counter (rdtsc on x86; nanoseconds elsewhere) and its rate in GHz,
+ * calibrated once against CLOCK_MONOTONIC. */
+uint64_t bench_tsc(void);
+double bench_tsc_ghz(void);
+
+/* Sets items_per_second, ns_per_item and tsc_cycles_per_item from one timed loop of
+ * `items` per iteration that took `tsc_ticks`. */
+void bench_finish(gb_state *st, int64_t items, uint64_t tsc_ticks);
+
+/* Deterministic scene values. */
+uint64_t bench_next(uint64_t *state);
+float bench_uniform(uint64_t *state, float lo, float hi);
+
+/* 64-byte aligned allocation that aborts on failure; free with free(). */
+void *bench_alloc(size_t bytes);
+
+#endif

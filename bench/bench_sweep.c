@@ -1,0 +1,52 @@
+/* Segment-against-spheres benchmarks: one segment against N spheres, every backend. Scene
+ * "uniform": sphere centres uniform in a 1000-wide cube, radii 1..5, and a segment along the
+ * cube's diagonal, so a handful of spheres are hit and almost all are rejected early. */
+#include "bench.h"
+
+#include <stdlib.h>
+
+static struct {
+  size_t n;
+  float *x, *y, *z, *r;
+} scene;
+
+static void make_scene(size_t n) {
+  if (scene.n >= n) return;
+  free(scene.x), free(scene.y), free(scene.z), free(scene.r);
+  scene.x = bench_alloc(n * sizeof(float)), scene.y = bench_alloc(n * sizeof(float));
+  scene.z = bench_alloc(n * sizeof(float)), scene.r = bench_alloc(n * sizeof(float));
+  uint64_t rng = 3;
+  for (size_t i = 0; i < n; i++) {
+    scene.x[i] = bench_uniform(&rng, 0, 1000), scene.y[i] = bench_uniform(&rng, 0, 1000);
+    scene.z[i] = bench_uniform(&rng, 0, 1000), scene.r[i] = bench_uniform(&rng, 1, 5);
+  }
+  scene.n = n;
+}
+
+static void run_spheres(gb_state *st, void *user) {
+  const char *backend = user;
+  const size_t n = (size_t)gb_arg_of(st, 0);
+  if (!bench_select(st, backend)) return;
+  make_scene(n);
+  const col_sphere_soa set = {scene.x, scene.y, scene.z, scene.r, n};
+  const col_vec3 from = {0, 0, 0}, to = {1000, 1000, 1000};
+  col_segment_hit hit = {0};
+  col_status all = COL_OK;
+  const uint64_t t0 = bench_tsc();
+  while (gb_keep_running(st)) {
+    all |= col_segment_spheres(from, to, &set, &hit);
+    gb_do_not_optimize(&hit);
+  }
+  const uint64_t ticks = bench_tsc() - t0;
+  if (all != COL_OK) {
+    gb_skip(st, "batch failed");
+    return;
+  }
+  bench_finish(st, (int64_t)n, ticks);
+  gb_counter(st, "hit", hit.hit ? 1.0 : 0.0, GB_PLAIN);
+}
+
+void bench_register_sweep(void);
+void bench_register_sweep(void) {
+  bench_register("sweep", "spheres", "uniform", run_spheres, false);
+}

@@ -1,0 +1,65 @@
+/* The AABB overlap reference (DESIGN.md 4.1) as inline code, shared by the public
+ * single-pair functions (aabb.c) and the reference backends built from it (scalar.c, and the
+ * auto-vectorized x86/autovec.c). The per-axis test is the separating-axis test for boxes;
+ * the two touch rules differ only in whether a shared edge counts (closed vs open). */
+#ifndef COLLIDE_AABB_REF_H
+#define COLLIDE_AABB_REF_H
+
+#include "backend.h"
+
+static inline bool col__axis_closed(float a_min, float a_max, float b_min, float b_max) {
+  return a_max >= b_min && b_max >= a_min;
+}
+
+static inline bool col__axis_open(float a_min, float a_max, float b_min, float b_max) {
+  return a_max > b_min && b_max > a_min;
+}
+
+static inline bool col__aabb2_overlap_ref(col_aabb2 a, col_aabb2 b, col_touch touch) {
+  if (touch == COL_TOUCH_SEPARATES)
+    return col__axis_open(a.min.x, a.max.x, b.min.x, b.max.x) &&
+           col__axis_open(a.min.y, a.max.y, b.min.y, b.max.y);
+  return col__axis_closed(a.min.x, a.max.x, b.min.x, b.max.x) &&
+         col__axis_closed(a.min.y, a.max.y, b.min.y, b.max.y);
+}
+
+static inline bool col__aabb3_overlap_ref(col_aabb3 a, col_aabb3 b, col_touch touch) {
+  if (touch == COL_TOUCH_SEPARATES)
+    return col__axis_open(a.min.x, a.max.x, b.min.x, b.max.x) &&
+           col__axis_open(a.min.y, a.max.y, b.min.y, b.max.y) &&
+           col__axis_open(a.min.z, a.max.z, b.min.z, b.max.z);
+  return col__axis_closed(a.min.x, a.max.x, b.min.x, b.max.x) &&
+         col__axis_closed(a.min.y, a.max.y, b.min.y, b.max.y) &&
+         col__axis_closed(a.min.z, a.max.z, b.min.z, b.max.z);
+}
+
+static inline size_t col__aabb2_query_ref(col_aabb2 query, const col_aabb2_soa *set,
+                                          col_touch touch, uint32_t *indices) {
+  size_t found = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const col_aabb2 box = {{set->min_x[i], set->min_y[i]}, {set->max_x[i], set->max_y[i]}};
+    if (col__aabb2_overlap_ref(query, box, touch)) indices[found++] = (uint32_t)i;
+  }
+  return found;
+}
+
+static inline size_t col__aabb2_query_aos_ref(col_aabb2 query, const col_aabb2 *boxes, size_t n,
+                                              col_touch touch, uint32_t *indices) {
+  size_t found = 0;
+  for (size_t i = 0; i < n; i++)
+    if (col__aabb2_overlap_ref(query, boxes[i], touch)) indices[found++] = (uint32_t)i;
+  return found;
+}
+
+static inline size_t col__aabb3_query_ref(col_aabb3 query, const col_aabb3_soa *set,
+                                          col_touch touch, uint32_t *indices) {
+  size_t found = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const col_aabb3 box = {{set->min_x[i], set->min_y[i], set->min_z[i]},
+                           {set->max_x[i], set->max_y[i], set->max_z[i]}};
+    if (col__aabb3_overlap_ref(query, box, touch)) indices[found++] = (uint32_t)i;
+  }
+  return found;
+}
+
+#endif

@@ -1,0 +1,54 @@
+/* A backend built from the reference source itself (the *_ref.h headers): instantiated by
+ * scalar.c (built with -fno-tree-vectorize: the real scalar baseline) and by x86/autovec.c
+ * (built with -O3 -march=x86-64-v3: what the compiler's auto-vectorizer makes of the same
+ * source). The including file defines REF_TABLE, REF_NAME and REF_SUPPORTED. */
+#ifndef COLLIDE_REF_BACKEND_H
+#define COLLIDE_REF_BACKEND_H
+
+#include "aabb_ref.h"
+#include "mtd_ref.h"
+#include "sprite_ref.h"
+#include "sweep_ref.h"
+
+static size_t ref_aabb2_query(col_aabb2 query, const col_aabb2_soa *set, col_touch touch,
+                              uint32_t *indices) {
+  return col__aabb2_query_ref(query, set, touch, indices);
+}
+
+static size_t ref_aabb2_query_aos(col_aabb2 query, const col_aabb2 *boxes, size_t n,
+                                  col_touch touch, uint32_t *indices) {
+  return col__aabb2_query_aos_ref(query, boxes, n, touch, indices);
+}
+
+static size_t ref_aabb3_query(col_aabb3 query, const col_aabb3_soa *set, col_touch touch,
+                              uint32_t *indices) {
+  return col__aabb3_query_ref(query, set, touch, indices);
+}
+
+static void ref_mtd_batch(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out) {
+  col__mtd_batch_ref(n, a, b, out);
+}
+
+static col__window_hit ref_sprite_overlap(const col__pixel_window *w, uint8_t threshold,
+                                          col_pixel_mode mode) {
+  return col__sprite_window_ref(w, threshold, mode);
+}
+
+static col_segment_hit ref_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
+  return col__segment_spheres_ref(from, to, set);
+}
+
+const col__backend REF_TABLE = {
+    .name = REF_NAME,
+    .width = 1,
+    .emulated = false,
+    .supported = REF_SUPPORTED,
+    .aabb2_query = ref_aabb2_query,
+    .aabb2_query_aos = ref_aabb2_query_aos,
+    .aabb3_query = ref_aabb3_query,
+    .aabb2_mtd_batch = ref_mtd_batch,
+    .sprite_overlap = ref_sprite_overlap,
+    .segment_spheres = ref_segment_spheres,
+};
+
+#endif

@@ -1,0 +1,44 @@
+/* The segment-against-sphere reference (DESIGN.md 4.4) as inline code, shared by
+ * col_segment_sphere (sweep.c) and the reference backends (scalar.c, x86/autovec.c): XNA's
+ * Ray.Intersects(BoundingSphere) steps, per sphere, after the segment's own terms were
+ * computed once by col__segment_prepare. */
+#ifndef COLLIDE_SWEEP_REF_H
+#define COLLIDE_SWEEP_REF_H
+
+#include "backend.h"
+
+#include <math.h>
+
+static inline col_hit col__sweep_ref(const col__segment_prep *g, float cx, float cy, float cz,
+                                     float r) {
+  const col_hit miss = {false, 0.0f};
+  if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) || r < 0.0f)
+    return miss;
+  const col_vec3 d = {cx - g->from.x, cy - g->from.y, cz - g->from.z};
+  const float d2 = (d.x * d.x + d.y * d.y) + d.z * d.z;
+  const float r2 = r * r;
+  if (d2 < r2) return (col_hit){true, 0.0f};
+  if (g->len == 0.0f) return miss;
+  const float s = (g->dir.x * d.x + g->dir.y * d.y) + g->dir.z * d.z;
+  if (s < 0.0f) return miss;
+  const float q = (r2 + s * s) - d2;
+  if (q < 0.0f) return miss;
+  const float t = s - sqrtf(q);
+  if (!(t <= g->len)) return miss;
+  return (col_hit){true, t == 0.0f ? 0.0f : t};
+}
+
+static inline col_segment_hit col__segment_spheres_ref(col_vec3 from, col_vec3 to,
+                                                       const col_sphere_soa *set) {
+  const col__segment_prep g = col__segment_prepare(from, to);
+  col_segment_hit best = {false, 0.0f, COL_INDEX_NONE};
+  for (size_t i = 0; i < set->count; i++) {
+    const col_hit h =
+        col__sweep_ref(&g, set->center_x[i], set->center_y[i], set->center_z[i], set->radius[i]);
+    /* Strictly earlier replaces: ties keep the lowest index. */
+    if (h.hit && (!best.hit || h.t < best.t)) best = (col_segment_hit){true, h.t, (uint32_t)i};
+  }
+  return best;
+}
+
+#endif
