@@ -16,7 +16,7 @@ bugs=(
   "alpha-ge@core/src/x86/avx2.c@sprite@s/simde_mm256_cmpgt_epi32(simde_mm256_srli_epi32(px, 24), thr)/simde_mm256_cmpgt_epi32(simde_mm256_srli_epi32(px, 24), simde_mm256_sub_epi32(thr, simde_mm256_set1_epi32(1)))/@alpha '>=' threshold instead of '>' (avx2, avx2-emu)"
   "sweep-no-start-inside@core/src/simd/simd_sweep.h@sweep@s/const vm inside = vm_and(valid, vf_lt(d2, r2));/const vm inside = vm_andnot(valid, valid);/@the sweep's start-inside case removed"
   "emu-only-touch@core/src/x86/avx2.c@aabb@s/^static inline vm vf_ge(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }/#ifdef COL_EMULATED\nstatic inline vm vf_ge(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }\n#else\n&\n#endif/@'>' for '>=' in avx2-emu only (the native avx2 is right)"
-  "avx512-aos-order@core/src/x86/avx512.c@mtd@s/2, 6, 10, 14, 3, 7, 11, 15)/2, 6, 10, 14, 3, 7, 15, 11)/@AVX-512 box transpose swaps two lanes"
+  "avx512-aos-order@core/src/x86/avx512.c@mtd@s/2, 6, 10, 14, 3, 7, 11, 15}/2, 6, 10, 14, 3, 7, 15, 11}/@AVX-512 box transpose swaps two lanes"
   "sweep-tie-highest@core/src/simd/simd_sweep.h@sweep@s/if (!best->hit || tv\[lane\] < best->t)/if (!best->hit || tv[lane] <= best->t)/@earliest sphere ties go to the highest index"
   "sprite-last-lane@core/src/simd/simd_sprite.h@sprite@s/r.col = col + (size_t)__builtin_ctz(bits);/r.col = col + (size_t)(31 - __builtin_clz(bits));/@first colliding pixel taken from the last lane"
   "sweep-negative-zero@core/src/simd/simd_sweep.h@sweep@s/vf_add(tt, k->zero)/tt/@t = -0.0 is no longer turned into +0.0"

@@ -45,6 +45,16 @@ COL_INLINE size_t emit_indices(uint32_t *out, uint32_t bits, uint32_t base) {
   return k;
 }
 
+/* Set bits of a lane mask. Four-lane masks use a table: the SSE2 and NEON builds may not have
+ * a popcount instruction (gcc then calls a library routine). */
+COL_INLINE unsigned col_popcount(uint32_t bits) {
+  if (COL_W <= 4) {
+    static const uint8_t small[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return small[bits & 15u];
+  }
+  return (unsigned)__builtin_popcount(bits);
+}
+
 /* Tails are copied into stack blocks padded with a value that can never match (NaN for
  * coordinates, alpha 0 for pixels), so no kernel reads past the caller's arrays. */
 COL_INLINE void pad_copy_f(float *dst, const float *src, size_t n, float pad) {

@@ -65,9 +65,11 @@ _Static_assert(sizeof(col_mtd) == 12, "col_mtd is x, y, hit and padding");
 static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
   const vf h = simde_mm256_and_ps(hit, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(1)));
   float *f = (float *)(void *)out;
-  const vi idx0 = simde_mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2);
-  const vi idx1 = simde_mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5);
-  const vi idx2 = simde_mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
+  static const int32_t idx_table[3][8] = {
+      {0, 0, 0, 1, 1, 1, 2, 2}, {2, 3, 3, 3, 4, 4, 4, 5}, {5, 5, 6, 6, 6, 7, 7, 7}};
+  const vi idx0 = simde_mm256_loadu_si256(idx_table[0]);
+  const vi idx1 = simde_mm256_loadu_si256(idx_table[1]);
+  const vi idx2 = simde_mm256_loadu_si256(idx_table[2]);
   vf v;
   /* field of each lane: out0 x y h x y h x y, out1 h x y h x y h x, out2 y h x y h x y h */
   v = simde_mm256_blend_ps(simde_mm256_permutevar8x32_ps(dx, idx0),

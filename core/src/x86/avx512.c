@@ -49,8 +49,10 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
   const vf r2 = simde_mm512_loadu_ps(f + 32), r3 = simde_mm512_loadu_ps(f + 48);
   const vf lo01 = simde_mm512_unpacklo_ps(r0, r1), lo23 = simde_mm512_unpacklo_ps(r2, r3);
   const vf hi01 = simde_mm512_unpackhi_ps(r0, r1), hi23 = simde_mm512_unpackhi_ps(r2, r3);
-  /* lane i of the result is element 4 * (i % 4) + i / 4 of the transposed register */
-  const vi order = simde_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  /* lane i of the result is element 4 * (i % 4) + i / 4 of the transposed register (a table
+   * load: SIMDe's setr_epi32 builds the vector lane by lane) */
+  static const int32_t order_table[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
+  const vi order = simde_mm512_loadu_si512(order_table);
   *min_x = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0x44));
   *min_y = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0xEE));
   *max_x = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(hi01, hi23, 0x44));
@@ -66,16 +68,17 @@ static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
   const vf h =
       simde_mm512_castsi512_ps(simde_mm512_maskz_mov_epi32(hit, simde_mm512_set1_epi32(1)));
   float *f = (float *)(void *)out;
-  const vi idx[3] = {
-      simde_mm512_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5),
-      simde_mm512_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10),
-      simde_mm512_setr_epi32(10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15),
+  static const int32_t idx_table[3][16] = {
+      {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5},
+      {5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10},
+      {10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15},
   };
   const simde__mmask16 y_lanes[3] = {0x2492, 0x9249, 0x4924}, h_lanes[3] = {0x4924, 0x2492, 0x9249};
   for (int v = 0; v < 3; v++) {
-    vf o = simde_mm512_permutexvar_ps(idx[v], dx);
-    o = simde_mm512_mask_blend_ps(y_lanes[v], o, simde_mm512_permutexvar_ps(idx[v], dy));
-    o = simde_mm512_mask_blend_ps(h_lanes[v], o, simde_mm512_permutexvar_ps(idx[v], h));
+    const vi idx = simde_mm512_loadu_si512(idx_table[v]);
+    vf o = simde_mm512_permutexvar_ps(idx, dx);
+    o = simde_mm512_mask_blend_ps(y_lanes[v], o, simde_mm512_permutexvar_ps(idx, dy));
+    o = simde_mm512_mask_blend_ps(h_lanes[v], o, simde_mm512_permutexvar_ps(idx, h));
     simde_mm512_storeu_ps(f + 16 * v, o);
   }
 }

@@ -1,0 +1,396 @@
+#!/usr/bin/python3
+"""Turns Google Benchmark JSON from `make bench` into results/REPORT.md and results/plots/.
+
+Usage: scripts/report.py [--results DIR] [--input FILE ...]
+
+Without --input, takes the newest results/<machine>/*.json of every machine (newest first by
+file name, which starts with the UTC date). Benchmark names are family/variant/backend/scene/N
+(DESIGN.md 5). Every ratio in the report comes from one run (one JSON file): backends are
+compared only with the scalar backend measured in the same process, minutes apart at most.
+Runs with Debian's /usr/bin/python3 and python3-matplotlib.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# The targets of the benchmark issue: (family, variant, scene, N, backend, minimum speedup).
+TARGETS = [
+    ("aabb2", "soa", "uniform", 4096, "avx2", 6.0),
+    ("aabb2", "soa", "uniform", 4096, "avx512", 10.0),
+    ("mtd", "batch", "uniform", 4096, "avx2", 4.0),
+    ("sprite", "count", "noise50", 256, "avx2", 6.0),
+    ("sprite", "count", "noise50", 256, "avx512", 10.0),
+    ("sweep", "spheres", "uniform", 4096, "avx2", 5.0),
+    ("sweep", "spheres", "uniform", 4096, "avx512", 8.0),
+]
+ABSOLUTE_TARGETS = [("aabb2", "soa", "uniform", 4096, "avx512", 0.3)]  # max TSC cycles/box
+
+# Why a target can be missed, from measurements on the machines we ran (REPORT.md shows them
+# only next to a missed target).
+SHORTFALL_NOTES = {
+    ("aabb2", "avx512"): (
+        "Load-bound. A box is 16 bytes and the kernel reads each once: at 64 bytes per core "
+        "cycle of L1 load bandwidth (two 256-bit loads per cycle on Zen 4, which also splits "
+        "every 512-bit operation in two) the floor is 0.25 core cycles per box for any vector "
+        "width, so avx512 cannot beat avx2 there; compare the two columns at N = 1024 (in L1) "
+        "and 4096. The scalar loop, at about 1.5 cycles per box, is within 6-7x of that floor."
+    ),
+    ("mtd", "avx2"): (
+        "Layout-bound. The batch takes boxes as arrays of structures and writes 12-byte "
+        "col_mtd records: per 8 pairs, 8 loads + 4 lane permutes + 16 shuffles to transpose "
+        "the inputs and 9 permutes + 6 blends to interleave the results, against about 25 "
+        "operations of actual MTD arithmetic. The scalar reference's time also swings with "
+        "branch prediction (about half the pairs collide at random), so the ratio moves "
+        "between runs."
+    ),
+}
+
+
+def load_runs(paths):
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        runs.append((path, data))
+    return runs
+
+
+def newest_per_machine(results_dir):
+    paths = []
+    for machine_dir in sorted(glob.glob(os.path.join(results_dir, "*"))):
+        if not os.path.isdir(machine_dir) or os.path.basename(machine_dir) == "plots":
+            continue
+        files = sorted(glob.glob(os.path.join(machine_dir, "*.json")))
+        if files:
+            paths.append(files[-1])
+    return paths
+
+
+def table_of(data):
+    """{(family, variant, scene): {backend: {N: benchmark}}} from one run."""
+    table = {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred"):
+            continue
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "mean":
+            continue
+        name = b.get("run_name", b["name"])
+        parts = name.split("/")
+        if len(parts) != 5:
+            continue
+        family, variant, backend, scene, n = parts
+        table.setdefault((family, variant, scene), {}).setdefault(backend, {})[int(n)] = b
+    return table
+
+
+def backend_order(context, present):
+    listed = context.get("collide_backends", "").split(",")
+    order = [b for b in listed if b in present]
+    return order + sorted(b for b in present if b not in order)
+
+
+def speedup(table, key, backend, n):
+    rows = table.get(key, {})
+    try:
+        return rows[backend][n]["items_per_second"] / rows["scalar"][n]["items_per_second"]
+    except (KeyError, ZeroDivisionError):
+        return None
+
+
+def fmt(x, digits=2):
+    if x is None:
+        return "–"
+    if x >= 100:
+        return f"{x:.0f}"
+    return f"{x:.{digits}f}"
+
+
+def human_items(x):
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= scale:
+            return f"{x / scale:.2f} {unit}"
+    return f"{x:.0f}"
+
+
+def plot_family(table, key, order, out_dir, machine):
+    rows = table[key]
+    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    for backend in order:
+        if backend not in rows:
+            continue
+        ns = sorted(rows[backend])
+        ys = [rows[backend][n]["items_per_second"] for n in ns]
+        style = "--" if backend.endswith("-emu") else "-"
+        width = 2.4 if backend == "scalar" else 1.4
+        ax.plot(ns, ys, style, marker="o", markersize=3, linewidth=width, label=backend)
+    family, variant, scene = key
+    items = "pixels" if family == "sprite" else "objects"
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("side of the sprites (items = side²)" if family == "sprite" else "N (objects)")
+    ax.set_ylabel(f"{items} per second")
+    ax.set_title(f"{family}/{variant} — scene {scene} — {machine}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    base = os.path.join(out_dir, f"{family}-{variant}-{scene}-throughput")
+    fig.savefig(base + ".svg")
+    fig.savefig(base + ".png", dpi=110)
+    plt.close(fig)
+    return base
+
+
+def plot_speedups(table, order, out_dir, machine):
+    picks = []
+    for key in sorted(table):
+        rows = table[key]
+        if "scalar" not in rows:
+            continue
+        sizes = sorted(rows["scalar"])
+        n = 256 if key[0] == "sprite" and 256 in sizes else (4096 if 4096 in sizes else sizes[-1])
+        picks.append((key, n))
+    backends = [b for b in order if b != "scalar"]
+    if not picks or not backends:
+        return None
+    fig, ax = plt.subplots(figsize=(10, 4.8))
+    width = 0.8 / len(backends)
+    for i, backend in enumerate(backends):
+        values = [speedup(table, key, backend, n) or 0 for key, n in picks]
+        xs = [j + i * width for j in range(len(picks))]
+        ax.bar(xs, values, width, label=backend)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(picks))])
+    ax.set_xticklabels([f"{k[0]}/{k[1]}\n{k[2]} N={n}" for k, n in picks], fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("speedup over scalar (same run)")
+    ax.set_title(f"What each backend buys — {machine}")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    base = os.path.join(out_dir, "speedup")
+    fig.savefig(base + ".svg")
+    fig.savefig(base + ".png", dpi=110)
+    plt.close(fig)
+    return base
+
+
+def report_run(path, data, out_dir, rel):
+    ctx = data.get("context", {})
+    machine = ctx.get("collide_machine", os.path.basename(os.path.dirname(path)))
+    table = table_of(data)
+    present = {b for rows in table.values() for b in rows}
+    order = backend_order(ctx, present)
+    lines = []
+    caches = ", ".join(
+        f"L{c['level']} {c['type'].lower()} {c['size'] // 1024} KiB"
+        for c in ctx.get("caches", [])
+        if c.get("type") in ("Data", "Unified")
+    )
+    lines += [
+        f"## Machine `{machine}`",
+        "",
+        f"- Results file: `{os.path.relpath(path, rel)}` (suite `{ctx.get('collide_suite', '?')}`)",
+        f"- Date: {ctx.get('date', '?')}; git revision `{ctx.get('collide_git_revision', '?')}`",
+        f"- CPU: {ctx.get('num_cpus', '?')} logical CPUs at {ctx.get('mhz_per_cpu', '?')} MHz; {caches}",
+        f"- TSC: {ctx.get('collide_tsc_ghz', '?')} GHz (cycles below are TSC cycles, not core cycles)",
+        f"- Compiler: {ctx.get('collide_compiler', '?')}; CFLAGS `{ctx.get('collide_cflags', '?')}` "
+        "plus `-std=c11 -ffp-contract=off` (scalar: `-fno-tree-vectorize`; autovec: "
+        "`-O3 -march=x86-64-v3`)",
+        f"- Backends: {', '.join(order)} (default here: `{ctx.get('collide_default_backend', '?')}`)",
+        f"- Google Benchmark library build: {ctx.get('library_build_type', '?')} (Debian's "
+        "package; it only affects the harness, not the kernels)",
+        "",
+    ]
+
+    lines += ["### Targets", "", "| kernel | N | backend | target | measured | |", "|---|---|---|---|---|---|"]
+    notes = []
+    for family, variant, scene, n, backend, need in TARGETS:
+        got = speedup(table, (family, variant, scene), backend, n)
+        ok = got is not None and got >= need
+        mark = "met" if ok else ("missed" if got is not None else "not measured")
+        lines.append(
+            f"| {family}/{variant}/{scene} | {n} | {backend} | ≥ {need:g}x scalar | "
+            f"{fmt(got)}x | {mark} |"
+        )
+        if got is not None and not ok and (family, backend) in SHORTFALL_NOTES:
+            notes.append((f"{family}/{variant} {backend}", SHORTFALL_NOTES[(family, backend)]))
+    for family, variant, scene, n, backend, limit in ABSOLUTE_TARGETS:
+        try:
+            got = table[(family, variant, scene)][backend][n]["tsc_cycles_per_item"]
+        except KeyError:
+            got = None
+        ok = got is not None and got <= limit
+        lines.append(
+            f"| {family}/{variant}/{scene} | {n} | {backend} | ≤ {limit:g} TSC cycles/item | "
+            f"{fmt(got, 3)} | {'met' if ok else 'missed'} |"
+        )
+    lines.append("")
+    for title, text in notes:
+        lines += [f"- **{title} shortfall**: {text}", ""]
+
+    speedup_plot = plot_speedups(table, order, out_dir, machine)
+    if speedup_plot:
+        lines += [f"![speedup over scalar]({os.path.relpath(speedup_plot, rel)}.svg)", ""]
+
+    for key in sorted(table):
+        family, variant, scene = key
+        rows = table[key]
+        sizes = sorted({n for b in rows.values() for n in b})
+        cols = [b for b in order if b in rows]
+        unit = "side (items = side²)" if family == "sprite" else "N"
+        plot = plot_family(table, key, order, out_dir, machine)
+        lines += [
+            f"### {family}/{variant} — scene `{scene}`",
+            "",
+            f"![throughput]({os.path.relpath(plot, rel)}.svg)",
+            "",
+            "Speedup over scalar (items per second ÷ scalar's, same run):",
+            "",
+            f"| {unit} | " + " | ".join(cols) + " |",
+            "|---" * (len(cols) + 1) + "|",
+        ]
+        for n in sizes:
+            lines.append(f"| {n} | " + " | ".join(fmt(speedup(table, key, b, n)) + "x" for b in cols) + " |")
+        lines += [
+            "",
+            "TSC cycles per item (lower is better); the scalar column's items per second in brackets:",
+            "",
+            f"| {unit} | " + " | ".join(cols) + " |",
+            "|---" * (len(cols) + 1) + "|",
+        ]
+        for n in sizes:
+            cells = []
+            for b in cols:
+                bench = rows.get(b, {}).get(n)
+                if bench is None:
+                    cells.append("–")
+                    continue
+                cell = fmt(bench.get("tsc_cycles_per_item"), 3)
+                if b == "scalar":
+                    cell += f" ({human_items(bench['items_per_second'])}/s)"
+                cells.append(cell)
+            lines.append(f"| {n} | " + " | ".join(cells) + " |")
+        lines.append("")
+
+    lines += comparisons(table, order)
+    return lines
+
+
+def ratio_line(table, key_a, key_b, backend, n):
+    try:
+        a = table[key_a][backend][n]["items_per_second"]
+        b = table[key_b][backend][n]["items_per_second"]
+        return a / b
+    except (KeyError, ZeroDivisionError):
+        return None
+
+
+def comparisons(table, order):
+    lines = ["### Choices side by side", ""]
+    # Layout: SoA vs AoS for the 2D query.
+    soa, aos = ("aabb2", "soa", "uniform"), ("aabb2", "aos", "uniform")
+    if soa in table and aos in table:
+        sizes = sorted({n for b in table[soa].values() for n in b})
+        cols = [b for b in order if b in table[soa] and b in table[aos]]
+        lines += [
+            "Structure of arrays vs array of structures (2D query): SoA throughput ÷ AoS "
+            "throughput, per backend (> 1: SoA is faster).",
+            "",
+            "| N | " + " | ".join(cols) + " |",
+            "|---" * (len(cols) + 1) + "|",
+        ]
+        for n in sizes:
+            lines.append(f"| {n} | " + " | ".join(fmt(ratio_line(table, soa, aos, b, n)) for b in cols) + " |")
+        lines.append("")
+    # Native vs emulated, and autovec vs scalar vs hand-written, at one size per family.
+    lines += [
+        "Native vs SIMDe-emulated (native throughput ÷ emulated), hand-written SIMD vs the "
+        "compiler's auto-vectorization of the scalar source (`autovec` ÷ `scalar`, and best "
+        "native ÷ `autovec`), at N = 4096 (sprites: side 256):",
+        "",
+        "| kernel | avx512 ÷ emu | avx2 ÷ emu | sse2 ÷ emu | autovec ÷ scalar | best SIMD ÷ autovec |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key in sorted(table):
+        rows = table[key]
+        n = 256 if key[0] == "sprite" else 4096
+        def ips(b):
+            try:
+                return rows[b][n]["items_per_second"]
+            except KeyError:
+                return None
+        def div(a, b):
+            return None if a is None or b is None or b == 0 else a / b
+        natives = [ips(b) for b in ("avx512", "avx2", "sse2") if ips(b) is not None]
+        best = max(natives) if natives else None
+        lines.append(
+            f"| {key[0]}/{key[1]}/{key[2]} | {fmt(div(ips('avx512'), ips('avx512-emu')))} | "
+            f"{fmt(div(ips('avx2'), ips('avx2-emu')))} | {fmt(div(ips('sse2'), ips('sse2-emu')))} | "
+            f"{fmt(div(ips('autovec'), ips('scalar')))} | {fmt(div(best, ips('autovec')))} |"
+        )
+    lines.append("")
+    # Sprites: first-hit vs counting on a scene with no hit (both scan everything).
+    first, count = ("sprite", "first", "nohit"), ("sprite", "count", "nohit")
+    if first in table and count in table:
+        sizes = sorted({n for b in table[first].values() for n in b})
+        cols = [b for b in order if b in table[first] and b in table[count]]
+        lines += [
+            "Sprites, first-hit ÷ counting throughput when nothing collides (both must scan "
+            "the whole overlap; first-hit skips the popcount):",
+            "",
+            "| side | " + " | ".join(cols) + " |",
+            "|---" * (len(cols) + 1) + "|",
+        ]
+        for n in sizes:
+            lines.append(f"| {n} | " + " | ".join(fmt(ratio_line(table, first, count, b, n)) for b in cols) + " |")
+        lines.append("")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--results", default="results")
+    parser.add_argument("--input", nargs="*")
+    args = parser.parse_args()
+    paths = args.input or newest_per_machine(args.results)
+    if not paths:
+        print(f"report: no results under {args.results}/<machine>/ yet: run `make bench`", file=sys.stderr)
+        return 1
+    out_dir = os.path.join(args.results, "plots")
+    os.makedirs(out_dir, exist_ok=True)
+    lines = [
+        "# collide benchmark report",
+        "",
+        "Generated by `make report` (scripts/report.py) from Google Benchmark JSON written by "
+        "`make bench`. Do not edit by hand.",
+        "",
+        "How to read it: *items* are boxes (AABB query), box pairs (MTD), spheres (sweep) or "
+        "pixels (sprites, side² per call). A speedup is a backend's items per second divided by "
+        "the `scalar` backend's, both from the same run. `-emu` backends are the same SIMD "
+        "source built with SIMDe's portable C (`SIMDE_NO_NATIVE`); `autovec` is the scalar "
+        "source left to the compiler's auto-vectorizer. TSC cycles per item come from `rdtsc` "
+        "around the timed loop. Sizes run from L1-resident to main memory (16 bytes per 2D box: "
+        "4096 boxes = 64 KiB, 1M boxes = 16 MiB).",
+        "",
+    ]
+    for path, data in load_runs(paths):
+        lines += report_run(path, data, out_dir, args.results)
+    report = os.path.join(args.results, "REPORT.md")
+    tmp = report + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(tmp, report)
+    print(f"report: wrote {report} and {out_dir}/ from {len(paths)} run(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
