@@ -1,7 +1,7 @@
 /* The AVX-512 backend (16 lanes), written with SIMDe; built with -mavx512f only. Masks are
- * native __mmask16 registers. Matching indices are written by the generic bit loop: a
- * compress-store to memory is microcoded and slow on AMD Zen 4, and SIMDe 0.7.4 has no masked
- * store to pair with a register compress; hits are rare in a query anyway. Also
+ * native __mmask16 registers. Matching indices are written by the generic bit loop: compress
+ * instructions were measured slow on AMD Zen 4 (the store form is microcoded), and hits are
+ * rare in a query. Also
  * built with SIMDE_NO_NATIVE as "avx512-emu". See simd/simd_common.h for the vocabulary. */
 #include <simde/x86/avx512.h>
 
