@@ -293,9 +293,11 @@ col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa 
  * - otherwise the newest native backend this CPU supports (never an emulated one).
  *
  * Backends: avx512 (16 lanes), avx2 (8), sse2 (4), neon (4; native on AArch64 only), scalar
- * (the reference), and the emulated twins avx512-emu, avx2-emu, sse2-emu, neon-emu: the same
- * source built with SIMDe's portable fallbacks (SIMDE_NO_NATIVE), which run on any CPU and
- * show what emulation costs. Every one returns the scalar reference's results bit for bit. */
+ * (the reference), autovec (the reference source built with -O3 -march=x86-64-v3: what the
+ * compiler's auto-vectorizer achieves; never chosen automatically), and the emulated twins
+ * avx512-emu, avx2-emu, sse2-emu, neon-emu: the same SIMD source built with SIMDe's portable
+ * fallbacks (SIMDE_NO_NATIVE), which run on any CPU and show what emulation costs. Every one
+ * returns the scalar reference's results bit for bit. */
 
 typedef struct col_backend_info {
   const char *name; /* "scalar", ... */
