@@ -141,7 +141,7 @@ $(O)/bench_context.h: FORCE
 
 $(O)/obj/bench/%.o: bench/%.c $(O)/.flags $(O)/bench_context.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(O) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -I$(O) -Ibench -MMD -MP -c $< -o $@
 
 $(O)/obj/bench/gbench.o: bench/gbench.cc bench/gbench.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -178,8 +178,16 @@ check: $(TESTBIN)
 	@$(MAKE) --no-print-directory replay O=$(O)
 	@$(MAKE) --no-print-directory bench-smoke O=$(O)
 
+# The shim's own check: every gbench.h call, verified in the JSON it writes.
+$(O)/gbench-check: $(O)/obj/bench/check/gbench_check.o $(O)/obj/bench/gbench.o
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ -lbenchmark -lpthread -o $@
+
 # Every benchmark once at the smallest size: it builds and runs (no timing is judged).
-bench-smoke: $(BENCHBIN)
+bench-smoke: $(BENCHBIN) $(O)/gbench-check
+	@$(O)/gbench-check --benchmark_min_time=0.001 --benchmark_out=$(O)/gbench-check.json \
+	  --benchmark_out_format=json > $(O)/gbench-check.log 2>&1 \
+	  || { tail -n 20 $(O)/gbench-check.log; exit 1; }
+	@$(PYTHON) scripts/check-gbench.py $(O)/gbench-check.json
 	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 > $(O)/bench-smoke.log 2>&1 \
 	  || { tail -n 20 $(O)/bench-smoke.log; echo "bench-smoke: FAILED"; exit 1; }
 	@if grep -q 'ERROR OCCURRED' $(O)/bench-smoke.log; then grep 'ERROR OCCURRED' $(O)/bench-smoke.log; exit 1; fi
@@ -245,7 +253,7 @@ report: $(DEPS_STAMP)
 
 format:
 	clang-format -i core/include/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
-	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc
+	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c
 
 clean:
 	rm -rf build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl $(O)

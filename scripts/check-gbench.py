@@ -1,0 +1,47 @@
+#!/usr/bin/python3
+"""Checks the JSON written by bench/check/gbench_check.c: every gbench.h call had its effect.
+Usage: scripts/check-gbench.py RESULTS.json  (exit 1 and a list of failures otherwise)."""
+import json
+import sys
+
+data = json.load(open(sys.argv[1]))
+runs = {b["name"]: b for b in data["benchmarks"]}
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+expect(data["context"].get("check_context") == "present", "gb_add_context")
+for n in (64, 256, 1024):
+    b = runs.get(f"check/linear/{n}")
+    expect(b is not None, f"gb_range with multiplier 4 gives check/linear/{n}")
+    if b:
+        expect(b.get("time_unit") == "us", "gb_unit(GB_US)")
+        expect(b.get("items_per_second", 0) > 0, "gb_set_items")
+        expect(abs(b.get("bytes_per_second", 0) - 8 * b.get("items_per_second", 1)) < 1e-6 * b["bytes_per_second"], "gb_set_bytes")
+        expect(b.get("plain") == 42.0, "plain counter")
+        expect(abs(b.get("per_iteration", 0) - 3.0) < 1e-9, "GB_AVG_ITERATIONS | GB_ITERATION_INVARIANT counter")
+        expect(b.get("rate", 0) > 0, "GB_RATE counter")
+        expect(abs(b.get("inverted", 0) - 0.25) < 1e-12, "GB_INVERT counter")
+expect("check/linear_BigO" in runs and "check/linear_RMS" in runs, "gb_complexity adds BigO and RMS")
+expect(runs.get("check/linear_BigO", {}).get("big_o") == "N", "gb_complexity(GB_O_N) reports N")
+for n in (10, 20, 30, 99):
+    expect(f"check/dense/{n}" in runs, f"gb_dense_range/gb_arg give check/dense/{n}")
+paused = runs.get("check/paused/iterations:5", {})
+expect(paused.get("iterations") == 5, "gb_iterations(5)")
+expect(paused.get("label") == "paused-label", "gb_label")
+expect(paused.get("real_time", 1e9) < 1e6, "gb_pause/gb_resume leave little timed")
+for x in (1, 2):
+    for y in (5, 6, 7):
+        b = runs.get(f"check/product/{x}/{y}")
+        expect(b is not None and not b.get("error_occurred"), f"gb_args_product and user pointer: {x}/{y}")
+expect("check/min_time/8/min_time:0.010" in runs, "gb_min_time")
+expect(runs.get("check/skipped", {}).get("error_message") == "skipped on purpose", "gb_skip")
+
+if failures:
+    print("check-gbench: FAILED:\n  " + "\n  ".join(failures))
+    sys.exit(1)
+print(f"check-gbench: every gbench.h call had its effect ({len(runs)} runs checked)")
