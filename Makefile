@@ -50,7 +50,7 @@ DEPS_STAMP := build/.deps-installed
 LIB := $(O)/libcollide.a
 TESTBIN := $(O)/collide-tests
 
-CORE_SRC := $(wildcard core/src/*.c)
+CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 
 # SIMD backends: each ISA file is built natively with its own flags only (on its own
@@ -84,6 +84,8 @@ FUZZ_TARGETS := aabb mtd sprite sweep
 FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
 REPLAYS := $(FUZZ_TARGETS:%=$(O)/replay_%)
 FUZZERS := $(FUZZ_TARGETS:%=$(O)/fuzz_%)
+# Keep the objects of these pattern chains (make would delete them as intermediates).
+.SECONDARY: $(FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.o) $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o
 FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
@@ -91,8 +93,6 @@ export FUZZ_SECONDS FUZZ_JOBS
 .PHONY: all lib test check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-merge fuzz-cfl-check seeds report clean format
 .DEFAULT_GOAL := all
-# Keep intermediate objects of pattern chains (fuzz targets, replays): no needless rebuilds.
-.SECONDARY:
 
 all: lib
 lib: $(LIB)

@@ -44,6 +44,7 @@ typedef enum col_status {
   COL_ERR_ARGUMENT = -5,    /* an enum argument (touch rule, pixel mode) out of range */
   COL_ERR_BACKEND = -6,     /* a backend name (COLLIDE_BACKEND) that does not exist */
   COL_ERR_UNSUPPORTED = -7, /* a backend that exists but cannot run on this CPU */
+  COL_ERR_MEMORY = -8,      /* an allocation failed */
 } col_status;
 
 /* A short, static, human-readable description of a status ("ok", "NULL pointer", ...). */
@@ -279,6 +280,59 @@ typedef struct col_segment_hit {
  * errors. */
 col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
                                col_segment_hit *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* 4.5 Broadphase: all pairs of overlapping boxes                                           */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A pair of box indices, a < b. */
+typedef struct col_pair {
+  uint32_t a, b;
+} col_pair;
+
+/* A growable pair list owned by the caller: start it zeroed (or with col_pairs_init), reuse it
+ * across calls (its memory is kept), release it with col_pairs_free. */
+typedef struct col_pairs {
+  col_pair *data;
+  size_t count, capacity;
+} col_pairs;
+
+void col_pairs_init(col_pairs *pairs);
+void col_pairs_free(col_pairs *pairs);
+/* Sorts by (a, b): the canonical order in which two pair lists can be compared. */
+void col_pairs_sort(col_pairs *pairs);
+
+/* A set of 2D or 3D boxes as a structure of arrays: box i spans min[k][i]..max[k][i] on axis k
+ * (k < dims). With count == 0 the pointers may be NULL. */
+typedef struct col_boxes {
+  unsigned dims; /* 2 or 3 */
+  const float *min[3], *max[3];
+  size_t count;
+} col_boxes;
+
+typedef enum col_broadphase {
+  COL_BROADPHASE_BRUTE = 0, /* every pair once: N(N-1)/2 tests, on the active backend */
+  COL_BROADPHASE_SAP = 1,   /* sweep and prune (box pruning): radix sort on min x, then each box
+                               against the run of boxes whose min x lies within its x extent,
+                               tested on the active backend */
+  COL_BROADPHASE_GRID = 2,  /* uniform grid: cell side = 2 x the mean box extent; boxes spanning
+                               many cells, inverted or non-finite ones are tested directly */
+} col_broadphase;
+
+/* What a broadphase run did: box-pair tests performed, and pairs found. */
+typedef struct col_broadphase_stats {
+  uint64_t tests, pairs;
+} col_broadphase_stats;
+
+/* All pairs (a, b), a < b, of boxes that overlap under `touch` (exactly the pairs for which
+ * col_aabb2_overlap / col_aabb3_overlap is true), written to `out` (replacing its contents) in
+ * an unspecified order; col_pairs_sort gives the canonical one. Every algorithm returns the
+ * same pair set as brute force; boxes with a NaN coordinate never pair. `stats` may be NULL.
+ * Errors: COL_ERR_NULL (boxes, out, or an array with count > 0), COL_ERR_SIZE (dims not 2 or
+ * 3, count > UINT32_MAX), COL_ERR_ARGUMENT (touch, algorithm), COL_ERR_MEMORY (out is then
+ * empty), and the backend errors. */
+col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
+                                col_pairs *out, col_broadphase_stats *stats);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Backends                                                                                 */

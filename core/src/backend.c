@@ -71,6 +71,7 @@ const char *col_status_string(col_status status) {
   case COL_ERR_ARGUMENT: return "argument out of range";
   case COL_ERR_BACKEND: return "unknown backend";
   case COL_ERR_UNSUPPORTED: return "backend not supported by this CPU";
+  case COL_ERR_MEMORY: return "out of memory";
   }
   return "unknown status";
 }

@@ -1,0 +1,47 @@
+/* Internal: what the broadphase algorithms share (the public API is col_broadphase_pairs).
+ * Each algorithm receives validated input and reports through col__bp_push, which keeps the
+ * pair list growable and counts pairs; it counts its box tests itself. */
+#ifndef COLLIDE_BROADPHASE_H
+#define COLLIDE_BROADPHASE_H
+
+#include "../backend.h"
+
+typedef struct col__bp {
+  const col_boxes *boxes;
+  col_touch touch;
+  const col__backend *backend;
+  col_pairs *out;
+  col_broadphase_stats stats;
+} col__bp;
+
+/* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
+col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
+
+/* Box i as a 3D box (z = 0..0 for 2D sets), and whether any of its coordinates is NaN. */
+col_aabb3 col__bp_box(const col_boxes *boxes, size_t i);
+bool col__bp_has_nan(const col_boxes *boxes, size_t i);
+
+/* The single-pair rule of the set's dimension. */
+bool col__bp_overlap(const col_boxes *boxes, col_aabb3 a, col_aabb3 b, col_touch touch);
+
+/* Box `query` against boxes [first, first + count) of the sorted or original arrays `min`,
+ * `max` on the active backend; writes the hits' offsets (from first) to idx, returns how many. */
+size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const min[3],
+                         const float *const max[3], size_t first, size_t count, uint32_t *idx);
+
+/* Sorts `order` (n indices) by `keys` (n 32-bit keys, indexed by position in `order`'s
+ * initial content), stable, LSD radix with 11-bit digits; `scratch` holds 2n entries. */
+void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch);
+
+/* A float's bits mapped so that unsigned order is float order (-0.0 just below +0.0). */
+static inline uint32_t col__float_key(float f) {
+  uint32_t u;
+  __builtin_memcpy(&u, &f, sizeof u);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+col_status col__bp_brute(col__bp *bp);
+col_status col__bp_sap(col__bp *bp);
+col_status col__bp_grid(col__bp *bp);
+
+#endif

@@ -1,0 +1,159 @@
+/* Uniform grid (spatial hashing by sorting): the cell side is twice the mean extent of the
+ * boxes that go in the grid, cell (0, 0[, 0]) starts at the origin. Each such box is entered in
+ * every cell it covers; entries are sorted by cell, and the boxes of a cell are tested pairwise.
+ * A pair found in several cells is reported only from the cell holding the min corner of the
+ * two boxes' intersection, which both boxes cover. Boxes that are inverted, non-finite, beyond
+ * the cell index range or spanning more than MAX_CELLS cells are tested directly against all
+ * others instead. Boxes with a NaN coordinate never pair and are left out. */
+#include "broadphase.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { MAX_CELLS = 64 };
+#define CELL_LIMIT 1000000.0 /* |cell index| bound: 20 bits per axis fit a 64-bit key */
+
+typedef struct entry {
+  uint64_t cell;
+  uint32_t box;
+} entry;
+
+typedef struct grid {
+  double side;
+} grid;
+
+static bool cell_range(const grid *g, col_aabb3 b, unsigned dims, int64_t lo[3], int64_t hi[3]) {
+  const float mins[3] = {b.min.x, b.min.y, b.min.z}, maxs[3] = {b.max.x, b.max.y, b.max.z};
+  uint64_t cells = 1;
+  for (unsigned k = 0; k < dims; k++) {
+    if (!isfinite(mins[k]) || !isfinite(maxs[k]) || mins[k] > maxs[k]) return false;
+    const double l = floor((double)mins[k] / g->side), h = floor((double)maxs[k] / g->side);
+    if (l < -CELL_LIMIT || h > CELL_LIMIT) return false;
+    lo[k] = (int64_t)l, hi[k] = (int64_t)h;
+    cells *= (uint64_t)(hi[k] - lo[k] + 1);
+    if (cells > MAX_CELLS) return false;
+  }
+  for (unsigned k = dims; k < 3; k++) lo[k] = hi[k] = 0;
+  return true;
+}
+
+static uint64_t cell_key(int64_t x, int64_t y, int64_t z) {
+  const uint64_t bias = 1u << 20;
+  return ((uint64_t)(x + (int64_t)bias) << 42) | ((uint64_t)(y + (int64_t)bias) << 21) |
+         (uint64_t)(z + (int64_t)bias);
+}
+
+static int64_t cell_of(const grid *g, float v) { return (int64_t)floor((double)v / g->side); }
+
+/* LSD radix sort of entries on their 63-bit cell keys, 11-bit digits, skipping constant ones. */
+static void sort_entries(entry *e, entry *tmp, size_t n) {
+  for (unsigned shift = 0; shift < 64; shift += 11) {
+    size_t count[2048] = {0};
+    for (size_t i = 0; i < n; i++) count[(e[i].cell >> shift) & 2047u]++;
+    if (count[(e[0].cell >> shift) & 2047u] == n) continue;
+    size_t sum = 0;
+    for (size_t d = 0; d < 2048; d++) {
+      const size_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++) tmp[count[(e[i].cell >> shift) & 2047u]++] = e[i];
+    for (size_t i = 0; i < n; i++) e[i] = tmp[i];
+  }
+}
+
+col_status col__bp_grid(col__bp *bp) {
+  const col_boxes *boxes = bp->boxes;
+  const unsigned dims = boxes->dims;
+  const size_t n = boxes->count;
+  grid g = {1.0};
+
+  /* The cell side from the boxes that could go in the grid. */
+  double extent = 0.0;
+  size_t measured = 0;
+  for (size_t i = 0; i < n; i++) {
+    const col_aabb3 b = col__bp_box(boxes, i);
+    const float mins[3] = {b.min.x, b.min.y, b.min.z}, maxs[3] = {b.max.x, b.max.y, b.max.z};
+    bool ok = true;
+    double e = 0.0;
+    for (unsigned k = 0; k < dims; k++) {
+      ok = ok && isfinite(mins[k]) && isfinite(maxs[k]) && mins[k] <= maxs[k];
+      e += (double)maxs[k] - (double)mins[k];
+    }
+    if (ok) extent += e / dims, measured++;
+  }
+  if (measured > 0 && extent > 0.0) g.side = 2.0 * extent / (double)measured;
+
+  size_t cap = 4 * n + 16, used = 0;
+  entry *entries = malloc(cap * sizeof(entry));
+  uint32_t *direct = malloc(2 * n * sizeof(uint32_t));
+  if (entries == NULL || direct == NULL) {
+    free(entries), free(direct);
+    return COL_ERR_MEMORY;
+  }
+  uint32_t *rank = direct + n; /* position in `direct`, or UINT32_MAX */
+  size_t ndirect = 0;
+  for (size_t i = 0; i < n; i++) {
+    rank[i] = UINT32_MAX;
+    if (col__bp_has_nan(boxes, i)) continue;
+    int64_t lo[3], hi[3];
+    if (!cell_range(&g, col__bp_box(boxes, i), dims, lo, hi)) {
+      rank[i] = (uint32_t)ndirect;
+      direct[ndirect++] = (uint32_t)i;
+      continue;
+    }
+    for (int64_t x = lo[0]; x <= hi[0]; x++)
+      for (int64_t y = lo[1]; y <= hi[1]; y++)
+        for (int64_t z = lo[2]; z <= hi[2]; z++) {
+          if (used == cap) {
+            entry *grown = realloc(entries, 2 * cap * sizeof(entry));
+            if (grown == NULL) {
+              free(entries), free(direct);
+              return COL_ERR_MEMORY;
+            }
+            entries = grown, cap *= 2;
+          }
+          entries[used++] = (entry){cell_key(x, y, z), (uint32_t)i};
+        }
+  }
+
+  col_status st = COL_OK;
+  entry *tmp = used ? malloc(used * sizeof(entry)) : NULL;
+  if (used && tmp == NULL) st = COL_ERR_MEMORY;
+  if (st == COL_OK && used) sort_entries(entries, tmp, used);
+  free(tmp);
+
+  for (size_t start = 0; start < used && st == COL_OK;) {
+    size_t end = start + 1;
+    while (end < used && entries[end].cell == entries[start].cell) end++;
+    for (size_t p = start; p < end && st == COL_OK; p++) {
+      const col_aabb3 a = col__bp_box(boxes, entries[p].box);
+      for (size_t q = p + 1; q < end && st == COL_OK; q++) {
+        const col_aabb3 b = col__bp_box(boxes, entries[q].box);
+        bp->stats.tests++;
+        if (!col__bp_overlap(boxes, a, b, bp->touch)) continue;
+        /* Report from the cell of the intersection's min corner only. */
+        const uint64_t owner =
+            cell_key(cell_of(&g, fmaxf(a.min.x, b.min.x)), cell_of(&g, fmaxf(a.min.y, b.min.y)),
+                     dims == 3 ? cell_of(&g, fmaxf(a.min.z, b.min.z)) : 0);
+        if (owner == entries[start].cell) st = col__bp_push(bp, entries[p].box, entries[q].box);
+      }
+    }
+    start = end;
+  }
+
+  /* Direct boxes against every other box that can pair; two direct boxes pair from the
+   * earlier of them in `direct` only. */
+  for (size_t d = 0; d < ndirect && st == COL_OK; d++) {
+    const col_aabb3 a = col__bp_box(boxes, direct[d]);
+    for (size_t j = 0; j < n && st == COL_OK; j++) {
+      if (j == direct[d] || col__bp_has_nan(boxes, j)) continue;
+      if (rank[j] != UINT32_MAX && rank[j] < d) continue;
+      bp->stats.tests++;
+      if (col__bp_overlap(boxes, a, col__bp_box(boxes, j), bp->touch))
+        st = col__bp_push(bp, direct[d], (uint32_t)j);
+    }
+  }
+  free(entries), free(direct);
+  return st;
+}

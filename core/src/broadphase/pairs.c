@@ -1,0 +1,120 @@
+/* The broadphase front end: the growable pair list, argument checks, the shared helpers, and
+ * the dispatch to each algorithm (DESIGN.md 4.5). */
+#include "broadphase.h"
+
+#include <stdlib.h>
+
+void col_pairs_init(col_pairs *pairs) {
+  if (pairs != NULL) *pairs = (col_pairs){NULL, 0, 0};
+}
+
+void col_pairs_free(col_pairs *pairs) {
+  if (pairs == NULL) return;
+  free(pairs->data);
+  *pairs = (col_pairs){NULL, 0, 0};
+}
+
+static int by_pair(const void *x, const void *y) {
+  const col_pair *p = x, *q = y;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return (p->b > q->b) - (p->b < q->b);
+}
+
+void col_pairs_sort(col_pairs *pairs) {
+  if (pairs != NULL && pairs->count > 1)
+    qsort(pairs->data, pairs->count, sizeof(col_pair), by_pair);
+}
+
+col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b) {
+  col_pairs *out = bp->out;
+  if (out->count == out->capacity) {
+    const size_t grown = out->capacity ? 2 * out->capacity : 256;
+    col_pair *data = realloc(out->data, grown * sizeof(col_pair));
+    if (data == NULL) return COL_ERR_MEMORY;
+    out->data = data;
+    out->capacity = grown;
+  }
+  out->data[out->count++] = a < b ? (col_pair){a, b} : (col_pair){b, a};
+  bp->stats.pairs++;
+  return COL_OK;
+}
+
+col_aabb3 col__bp_box(const col_boxes *boxes, size_t i) {
+  col_aabb3 r = {{boxes->min[0][i], boxes->min[1][i], 0.0f},
+                 {boxes->max[0][i], boxes->max[1][i], 0.0f}};
+  if (boxes->dims == 3) r.min.z = boxes->min[2][i], r.max.z = boxes->max[2][i];
+  return r;
+}
+
+bool col__bp_has_nan(const col_boxes *boxes, size_t i) {
+  for (unsigned k = 0; k < boxes->dims; k++)
+    if (boxes->min[k][i] != boxes->min[k][i] || boxes->max[k][i] != boxes->max[k][i]) return true;
+  return false;
+}
+
+bool col__bp_overlap(const col_boxes *boxes, col_aabb3 a, col_aabb3 b, col_touch touch) {
+  if (boxes->dims == 3) return col_aabb3_overlap(a, b, touch);
+  return col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
+                           (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
+}
+
+size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const min[3],
+                         const float *const max[3], size_t first, size_t count, uint32_t *idx) {
+  if (bp->boxes->dims == 3) {
+    const col_aabb3_soa run = {min[0] + first, min[1] + first, min[2] + first, max[0] + first,
+                               max[1] + first, max[2] + first, count};
+    return bp->backend->aabb3_query(query, &run, bp->touch, idx);
+  }
+  const col_aabb2_soa run = {min[0] + first, min[1] + first, max[0] + first, max[1] + first, count};
+  const col_aabb2 q = {{query.min.x, query.min.y}, {query.max.x, query.max.y}};
+  return bp->backend->aabb2_query(q, &run, bp->touch, idx);
+}
+
+void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch) {
+  uint32_t *tmp_keys = scratch, *tmp_order = scratch + n;
+  for (unsigned shift = 0; shift < 32; shift += 11) {
+    size_t count[2048] = {0};
+    for (size_t i = 0; i < n; i++) count[(keys[i] >> shift) & 2047u]++;
+    if (count[(keys[0] >> shift) & 2047u] == n) continue; /* this digit is the same everywhere */
+    size_t sum = 0;
+    for (size_t d = 0; d < 2048; d++) {
+      const size_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const size_t at = count[(keys[i] >> shift) & 2047u]++;
+      tmp_keys[at] = keys[i], tmp_order[at] = order[i];
+    }
+    for (size_t i = 0; i < n; i++) keys[i] = tmp_keys[i], order[i] = tmp_order[i];
+  }
+}
+
+col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
+                                col_pairs *out, col_broadphase_stats *stats) {
+  if (boxes == NULL || out == NULL) return COL_ERR_NULL;
+  if (boxes->dims != 2 && boxes->dims != 3) return COL_ERR_SIZE;
+  if (boxes->count > 0)
+    for (unsigned k = 0; k < boxes->dims; k++)
+      if (boxes->min[k] == NULL || boxes->max[k] == NULL) return COL_ERR_NULL;
+  if (boxes->count > UINT32_MAX) return COL_ERR_SIZE;
+  if (touch != COL_TOUCH_OVERLAPS && touch != COL_TOUCH_SEPARATES) return COL_ERR_ARGUMENT;
+  if (algorithm != COL_BROADPHASE_BRUTE && algorithm != COL_BROADPHASE_SAP &&
+      algorithm != COL_BROADPHASE_GRID)
+    return COL_ERR_ARGUMENT;
+  col__bp bp = {boxes, touch, NULL, out, {0, 0}};
+  col_status st = col__backend_active(&bp.backend);
+  if (st != COL_OK) return st;
+  out->count = 0;
+  if (boxes->count > 1) {
+    st = algorithm == COL_BROADPHASE_BRUTE ? col__bp_brute(&bp)
+         : algorithm == COL_BROADPHASE_SAP ? col__bp_sap(&bp)
+                                           : col__bp_grid(&bp);
+  }
+  if (st != COL_OK) {
+    out->count = 0;
+    return st;
+  }
+  if (stats != NULL) *stats = bp.stats;
+  return COL_OK;
+}

@@ -1,0 +1,194 @@
+/* Broadphases (DESIGN.md 4.5): every algorithm returns exactly the brute-force pair set, 2D and
+ * 3D, both touch rules, on the active backend, for sets full of edge cases (touching and
+ * duplicate boxes, zero-size and inverted boxes, NaN, infinities, huge coordinates, boxes
+ * spanning many grid cells, everything overlapping). The oracle is the single-pair rule over
+ * every pair, written here independently of the library's loops. */
+#include "helpers.h"
+
+#include <stdlib.h>
+
+static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
+                                            COL_BROADPHASE_GRID};
+static const char *const algorithm_names[] = {"brute", "sap", "grid"};
+
+typedef struct box_set {
+  float *v[6]; /* min x, y, z, max x, y, z */
+  size_t n;
+  col_boxes boxes;
+} box_set;
+
+static box_set set_make(size_t n, unsigned dims) {
+  box_set s = {{NULL}, n, {dims, {NULL, NULL, NULL}, {NULL, NULL, NULL}, n}};
+  for (int k = 0; k < 6; k++) s.v[k] = guard_floats(n);
+  for (unsigned k = 0; k < 3; k++) {
+    s.boxes.min[k] = k < dims ? s.v[k] : NULL;
+    s.boxes.max[k] = k < dims ? s.v[3 + k] : NULL;
+  }
+  return s;
+}
+
+static void set_free(box_set *s) {
+  for (int k = 0; k < 6; k++) guard_free(s->v[k], s->n * sizeof(float));
+}
+
+static col_aabb3 box_of(const box_set *s, size_t i) {
+  return (col_aabb3){{s->v[0][i], s->v[1][i], s->v[2][i]}, {s->v[3][i], s->v[4][i], s->v[5][i]}};
+}
+
+static bool pair_overlap(const box_set *s, size_t i, size_t j, col_touch touch) {
+  const col_aabb3 a = box_of(s, i), b = box_of(s, j);
+  if (s->boxes.dims == 3) return col_aabb3_overlap(a, b, touch);
+  return col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
+                           (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
+}
+
+/* Runs every algorithm and checks its sorted pairs against the oracle's (already sorted:
+ * i ascending, then j). */
+static void expect_all_agree(const box_set *s, col_touch touch, const char *scene) {
+  col_pairs want = {0};
+  for (size_t i = 0; i < s->n; i++)
+    for (size_t j = i + 1; j < s->n; j++)
+      if (pair_overlap(s, i, j, touch)) {
+        if (want.count == want.capacity) {
+          want.capacity = want.capacity ? 2 * want.capacity : 64;
+          want.data = realloc(want.data, want.capacity * sizeof(col_pair));
+        }
+        want.data[want.count++] = (col_pair){(uint32_t)i, (uint32_t)j};
+      }
+  for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
+    col_pairs got = {0};
+    col_broadphase_stats stats = {0, 0};
+    cr_assert_eq(col_broadphase_pairs(algorithms[a], &s->boxes, touch, &got, &stats), COL_OK);
+    col_pairs_sort(&got);
+    cr_expect_eq(got.count, want.count, "%s %s %uD touch %d n=%zu: %zu pairs, want %zu",
+                 algorithm_names[a], scene, s->boxes.dims, touch, s->n, got.count, want.count);
+    cr_expect_eq(stats.pairs, got.count, "%s stats.pairs", algorithm_names[a]);
+    const size_t all = s->n * (s->n ? s->n - 1 : 0) / 2;
+    if (algorithms[a] == COL_BROADPHASE_BRUTE) cr_expect_eq(stats.tests, all);
+    for (size_t k = 0; k < got.count && k < want.count; k++) {
+      cr_expect(got.data[k].a == want.data[k].a && got.data[k].b == want.data[k].b,
+                "%s %s: pair %zu is (%u, %u), want (%u, %u)", algorithm_names[a], scene, k,
+                got.data[k].a, got.data[k].b, want.data[k].a, want.data[k].b);
+      if (got.data[k].a != want.data[k].a || got.data[k].b != want.data[k].b) break;
+    }
+    col_pairs_free(&got);
+  }
+  free(want.data);
+}
+
+static float edge_value(uint64_t *rng) {
+  switch (rand_below(rng, 24)) {
+  case 0: return NAN;
+  case 1: return INFINITY;
+  case 2: return -INFINITY;
+  case 3: return -0.0f;
+  case 4: return 1e30f;
+  case 5: return -1e30f;
+  default: return (float)((int)rand_below(rng, 13) - 6);
+  }
+}
+
+enum scene { GRIDDED, EDGES, SAME_BOX, POINTS, SPREAD, FRACTIONS };
+static const char *const scene_names[] = {"gridded", "edges",  "same-box",
+                                          "points",  "spread", "fractions"};
+
+static void fill(box_set *s, enum scene scene, uint64_t *rng) {
+  for (size_t i = 0; i < s->n; i++) {
+    for (int k = 0; k < 3; k++) {
+      float lo, hi;
+      switch (scene) {
+      case EDGES: lo = edge_value(rng), hi = edge_value(rng); break;
+      case SAME_BOX: lo = -1, hi = 1; break;
+      case POINTS: lo = hi = (float)rand_below(rng, 4); break;
+      case SPREAD:
+        lo = (float)rand_below(rng, 1000) * 0.25f;
+        hi = lo + (rand_below(rng, 10) == 0 ? 200.0f : (float)rand_below(rng, 8) * 0.5f);
+        break;
+      case FRACTIONS: /* full-precision values: sorting must use every mantissa bit */
+        lo = (float)(splitmix64(rng) >> 40) * 0x1p-18f;
+        hi = lo + (float)(splitmix64(rng) >> 40) * 0x1p-22f;
+        break;
+      default: lo = (float)rand_below(rng, 8), hi = lo + (float)rand_below(rng, 3); break;
+      }
+      s->v[k][i] = lo, s->v[3 + k][i] = hi;
+    }
+  }
+}
+
+Test(broadphase, every_algorithm_equals_brute_force) {
+  uint64_t rng = 9;
+  const size_t sizes[] = {0, 1, 2, 3, 5, 16, 17, 33, 64, 150, 300};
+  for (unsigned dims = 2; dims <= 3; dims++)
+    for (int scene = GRIDDED; scene <= FRACTIONS; scene++)
+      for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        box_set s = set_make(sizes[k], dims);
+        fill(&s, (enum scene)scene, &rng);
+        expect_all_agree(&s, COL_TOUCH_OVERLAPS, scene_names[scene]);
+        expect_all_agree(&s, COL_TOUCH_SEPARATES, scene_names[scene]);
+        set_free(&s);
+      }
+}
+
+Test(broadphase, pruning_prunes) {
+  /* A sparse scene: sweep-and-prune and the grid must test far fewer pairs than brute force. */
+  uint64_t rng = 10;
+  box_set s = set_make(2000, 2);
+  for (size_t i = 0; i < s.n; i++)
+    for (int k = 0; k < 3; k++) {
+      s.v[k][i] = (float)rand_below(&rng, 100000) * 0.01f;
+      s.v[3 + k][i] = s.v[k][i] + 1.0f;
+    }
+  col_pairs out = {0};
+  col_broadphase_stats brute, sap, grid;
+  cr_assert_eq(
+      col_broadphase_pairs(COL_BROADPHASE_BRUTE, &s.boxes, COL_TOUCH_OVERLAPS, &out, &brute),
+      COL_OK);
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, COL_TOUCH_OVERLAPS, &out, &sap),
+               COL_OK);
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_GRID, &s.boxes, COL_TOUCH_OVERLAPS, &out, &grid),
+               COL_OK);
+  cr_expect_eq(brute.tests, 2000u * 1999u / 2u);
+  cr_expect_lt(sap.tests * 20, brute.tests, "sap tested %llu", (unsigned long long)sap.tests);
+  cr_expect_lt(grid.tests * 20, brute.tests, "grid tested %llu", (unsigned long long)grid.tests);
+  cr_expect_eq(sap.pairs, brute.pairs);
+  cr_expect_eq(grid.pairs, brute.pairs);
+  col_pairs_free(&out);
+  set_free(&s);
+}
+
+Test(broadphase, errors_and_reuse) {
+  float x[2] = {0, 1};
+  const col_boxes ok = {2, {x, x, NULL}, {x, x, NULL}, 2};
+  col_boxes bad = ok;
+  col_pairs out = {0};
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, NULL, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_NULL);
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &ok, COL_TOUCH_OVERLAPS, NULL, NULL),
+               COL_ERR_NULL);
+  bad.dims = 4;
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &bad, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_SIZE);
+  bad = ok, bad.max[1] = NULL;
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_GRID, &bad, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_NULL);
+  bad = ok, bad.dims = 3; /* the z arrays are missing */
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_BRUTE, &bad, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_NULL);
+  cr_assert_eq(col_broadphase_pairs((col_broadphase)9, &ok, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_ARGUMENT);
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &ok, (col_touch)5, &out, NULL),
+               COL_ERR_ARGUMENT);
+  /* Boxes (0,0)-(1,1) twice: one pair; a second call replaces the list. */
+  for (int round = 0; round < 2; round++) {
+    cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &ok, COL_TOUCH_OVERLAPS, &out, NULL),
+                 COL_OK);
+    cr_assert_eq(out.count, 0,
+                 "x = {0, 1} as min and max: box 0 is (0,0)-(0,0), box 1 (1,1)-(1,1)");
+  }
+  const col_boxes empty = {3, {NULL, NULL, NULL}, {NULL, NULL, NULL}, 0};
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_GRID, &empty, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_OK);
+  cr_assert_eq(out.count, 0);
+  col_pairs_free(&out);
+  cr_assert_null(out.data);
+}
