@@ -264,6 +264,29 @@ static void sweep_seeds(void) {
   }
 }
 
+/* ---- broadphase: the aabb edge boxes as a set, 2D and 3D, alone or topped up by the
+ * target's generator ---- */
+static void broadphase_seeds(void) {
+  const size_t counts[] = {2, 17, 40, 300};
+  for (unsigned dims = 2; dims <= 3; dims++)
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+      enc e = {.n = 0};
+      put8(&e, dims == 3);
+      put8(&e, (uint8_t)(counts[c] & 0xFF)), put8(&e, (uint8_t)(counts[c] >> 8));
+      const size_t decoded = counts[c] < 40 ? counts[c] : 20;
+      for (size_t i = 0; i < decoded; i++)
+        for (unsigned k = 0; k < 2 * dims; k++) putf(&e, edge_boxes[(i * 5) % NEDGE][k]);
+      char name[64];
+      snprintf(name, sizeof name, "edges-%uD-n%zu", dims, counts[c]);
+      save(&e, "broadphase", name);
+    }
+  enc e = {.n = 0};
+  put8(&e, 0), put8(&e, 64), put8(&e, 0);
+  for (int i = 0; i < 64; i++)
+    for (int k = 0; k < 4; k++) putf(&e, k < 2 ? -1.0f : 1.0f); /* everything overlaps */
+  save(&e, "broadphase", "all-overlapping");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUTPUT_DIR (fuzz/corpus)\n", argv[0]);
@@ -274,6 +297,7 @@ int main(int argc, char **argv) {
   mtd_seeds();
   sprite_seeds();
   sweep_seeds();
+  broadphase_seeds();
   printf("make_seeds: wrote %zu seed files under %s\n", files_written, out_dir);
   return 0;
 }

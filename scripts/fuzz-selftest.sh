@@ -20,6 +20,7 @@ bugs=(
   "sweep-tie-highest@core/src/simd/simd_sweep.h@sweep@s/if (!best->hit || tv\[lane\] < best->t)/if (!best->hit || tv[lane] <= best->t)/@earliest sphere ties go to the highest index"
   "sprite-last-lane@core/src/simd/simd_sprite.h@sprite@s/r.col = col + (size_t)__builtin_ctz(bits);/r.col = col + (size_t)(31 - __builtin_clz(bits));/@first colliding pixel taken from the last lane"
   "sweep-negative-zero@core/src/simd/simd_sweep.h@sweep@s/vf_add(tt, k->zero)/tt/@t = -0.0 is no longer turned into +0.0"
+  "sap-sorted-by-max@core/src/broadphase/sap.c@broadphase@s/keys\[m++\] = col__float_key(boxes->min\[0\]\[i\]);/keys[m++] = col__float_key(boxes->max[0][i]);/@sweep and prune sorts on max x instead of min x"
   "scalar-skips-last@core/src/aabb_ref.h@aabb@0,/for (size_t i = 0; i < set->count; i++) {/s//for (size_t i = 0; i + 1 < set->count; i++) {/@the scalar reference query skips its last box"
 )
 
