@@ -19,6 +19,7 @@ void bench_register_aabb(void);
 void bench_register_mtd(void);
 void bench_register_sprite(void);
 void bench_register_sweep(void);
+void bench_register_broadphase(void);
 
 #define POW4 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576
 #define POW2                                                                                       \
@@ -143,6 +144,7 @@ int main(int argc, char **argv) {
   bench_register_mtd();
   bench_register_sprite();
   bench_register_sweep();
+  bench_register_broadphase();
 
   char buf[512] = "";
   const char *names[BENCH_MAX_BACKENDS];

@@ -9,17 +9,25 @@
 #include <stdlib.h>
 
 /* The first position in [lo, hi) whose min x is beyond `edge` (> for the closed rule, >= for
- * the open one): min x is sorted, NaN-free. */
+ * the open one): min x is sorted, NaN-free. Branch-free halving (conditional moves): the
+ * outcome of each comparison is unpredictable, and mispredicted branches cost more than the
+ * candidate tests of a typical run. */
 static size_t run_end(const float *min_x, size_t lo, size_t hi, float edge, bool open) {
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    const bool beyond = open ? min_x[mid] >= edge : min_x[mid] > edge;
-    if (beyond)
-      hi = mid;
-    else
-      lo = mid + 1;
+  size_t base = lo, len = hi - lo;
+  if (open) {
+    while (len > 0) {
+      const size_t half = len / 2, next = min_x[base + half] < edge;
+      base += next * (half + 1);
+      len = next ? len - half - 1 : half;
+    }
+  } else {
+    while (len > 0) {
+      const size_t half = len / 2, next = min_x[base + half] <= edge;
+      base += next * (half + 1);
+      len = next ? len - half - 1 : half;
+    }
   }
-  return lo;
+  return base;
 }
 
 col_status col__bp_sap(col__bp *bp) {
@@ -48,6 +56,13 @@ col_status col__bp_sap(col__bp *bp) {
   }
 
   const bool open = bp->touch == COL_TOUCH_SEPARATES;
+  /* Under the closed rule, a run's boxes overlap box r on x already when none is inverted on x
+   * (min x[r] <= min x[j] <= max x[j], and min x[j] <= max x[r]): 3D runs then go through the
+   * 2D kernel on (y, z), a third fewer loads per candidate. */
+  bool x_inverted = false;
+  for (size_t r = 0; r < m; r++) x_inverted = x_inverted || max[0][r] < min[0][r];
+  const bool yz_only = dims == 3 && !open && !x_inverted;
+  const float *const yz_min[3] = {min[1], min[2], NULL}, *const yz_max[3] = {max[1], max[2], NULL};
   col_status st = COL_OK;
   for (size_t r = 0; r + 1 < m && st == COL_OK; r++) {
     const size_t end = run_end(min[0], r + 1, m, max[0][r], open);
@@ -55,7 +70,15 @@ col_status col__bp_sap(col__bp *bp) {
     if (count == 0) continue;
     col_aabb3 q = {{min[0][r], min[1][r], 0.0f}, {max[0][r], max[1][r], 0.0f}};
     if (dims == 3) q.min.z = min[2][r], q.max.z = max[2][r];
-    const size_t hits = col__bp_query_run(bp, q, min, max, r + 1, count, idx);
+    size_t hits;
+    if (yz_only) {
+      const col_aabb2_soa run = {yz_min[0] + r + 1, yz_min[1] + r + 1, yz_max[0] + r + 1,
+                                 yz_max[1] + r + 1, count};
+      hits = bp->backend->aabb2_query((col_aabb2){{q.min.y, q.min.z}, {q.max.y, q.max.z}}, &run,
+                                      COL_TOUCH_OVERLAPS, idx);
+    } else {
+      hits = col__bp_query_run(bp, q, min, max, r + 1, count, idx);
+    }
     bp->stats.tests += count;
     for (size_t k = 0; k < hits && st == COL_OK; k++)
       st = col__bp_push(bp, order[r], order[r + 1 + idx[k]]);

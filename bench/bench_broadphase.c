@@ -1,0 +1,146 @@
+/* Broadphase benchmarks: all overlapping pairs of N boxes, per algorithm, named
+ * broadphase/<algorithm>/<backend>/<scene>/N. Brute force and sweep-and-prune run on each
+ * native backend (their inner loop is the backend's query kernel); the grid tests pairs with
+ * the scalar rule, so it appears once, as "scalar". Brute force stops at 16,384 boxes (N(N-1)/2
+ * tests get too slow to repeat), except on the box-pruning scene's 10,000.
+ * Scenes (DESIGN.md 4.6), closed touch rule:
+ *   uniform:     2D, centres uniform in a square of side 8 sqrt(N), half-extents 0.5..2: the
+ *                density (about one neighbour per box) stays the same at every N.
+ *   boxprune3d:  the published box-pruning benchmark's generator: LCG state 42,
+ *                state = state * 214013 + 2531011, value = (state >> 16) & 0x7FFF; per box
+ *                centre x, y, z = (value & 4095) - 2048, then extents = value & 127.
+ *   boxprune2d:  the same draws (z and its extent drawn and dropped), x and y only.
+ * Counters: pairs, tests, savings = 1 - tests / (N(N-1)/2), kcycles_per_run (TSC), and
+ * pair_list_bytes (the pair list's memory after the run). */
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct scene {
+  size_t n;
+  unsigned dims;
+  float *v[6]; /* min x y z, max x y z */
+} scene;
+
+typedef struct bp_case {
+  col_broadphase algorithm;
+  const char *backend;
+  int scene; /* 0 uniform, 1 boxprune3d, 2 boxprune2d */
+} bp_case;
+
+static scene scenes[3];
+
+static void alloc_scene(scene *s, size_t n, unsigned dims) {
+  for (int k = 0; k < 6; k++) {
+    free(s->v[k]);
+    s->v[k] = bench_alloc(n * sizeof(float));
+  }
+  s->n = n, s->dims = dims;
+}
+
+static const scene *make_scene(int which, size_t n) {
+  scene *s = &scenes[which];
+  if (s->n == n) return s;
+  if (which == 0) {
+    alloc_scene(s, n, 2);
+    uint64_t rng = 21;
+    const float side = 8.0f * sqrtf((float)n);
+    for (size_t i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++) {
+        const float c = bench_uniform(&rng, 0, side), e = bench_uniform(&rng, 0.5f, 2);
+        s->v[k][i] = c - e, s->v[3 + k][i] = c + e;
+      }
+    return s;
+  }
+  alloc_scene(s, n, which == 1 ? 3 : 2);
+  uint32_t state = 42;
+  for (size_t i = 0; i < n; i++) {
+    float c[3], e[3];
+    for (int k = 0; k < 3; k++) {
+      state = state * 214013u + 2531011u;
+      c[k] = (float)((int)((state >> 16) & 0x7FFF & 4095) - 2048);
+    }
+    for (int k = 0; k < 3; k++) {
+      state = state * 214013u + 2531011u;
+      e[k] = (float)((state >> 16) & 0x7FFF & 127);
+    }
+    for (int k = 0; k < 3; k++) s->v[k][i] = c[k] - e[k], s->v[3 + k][i] = c[k] + e[k];
+  }
+  return s;
+}
+
+static void run(gb_state *st, void *user) {
+  const bp_case *c = user;
+  const size_t n = (size_t)gb_arg_of(st, 0);
+  if (!bench_select(st, c->backend)) return;
+  const scene *s = make_scene(c->scene, n);
+  const col_boxes boxes = {s->dims, {s->v[0], s->v[1], s->v[2]}, {s->v[3], s->v[4], s->v[5]}, n};
+  col_pairs pairs = {0};
+  col_broadphase_stats stats = {0, 0};
+  col_status all = COL_OK;
+  const uint64_t t0 = bench_tsc();
+  while (gb_keep_running(st)) {
+    all |= col_broadphase_pairs(c->algorithm, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
+    gb_do_not_optimize(pairs.data);
+  }
+  const uint64_t ticks = bench_tsc() - t0;
+  if (all != COL_OK) {
+    gb_skip(st, "broadphase failed");
+    col_pairs_free(&pairs);
+    return;
+  }
+  bench_finish(st, (int64_t)n, ticks);
+  const double all_pairs = (double)n * (double)(n - 1) / 2.0;
+  gb_counter(st, "pairs", (double)stats.pairs, GB_PLAIN);
+  gb_counter(st, "tests", (double)stats.tests, GB_PLAIN);
+  gb_counter(st, "savings", all_pairs > 0 ? 1.0 - (double)stats.tests / all_pairs : 0.0, GB_PLAIN);
+  gb_counter(st, "kcycles_per_run", (double)ticks / (double)gb_iteration_count(st) / 1000.0,
+             GB_PLAIN);
+  gb_counter(st, "pair_list_bytes", (double)(pairs.capacity * sizeof(col_pair)), GB_PLAIN);
+  col_pairs_free(&pairs);
+}
+
+static const char *const algorithm_name[] = {"brute", "sap", "grid"};
+static const char *const scene_name[] = {"uniform", "boxprune3d", "boxprune2d"};
+
+static void add(col_broadphase algorithm, const char *backend, int which) {
+  bp_case *c = malloc(sizeof *c); /* lives as long as the registration: the whole run */
+  *c = (bp_case){algorithm, backend, which};
+  char name[128];
+  snprintf(name, sizeof name, "broadphase/%s/%s/%s", algorithm_name[algorithm], backend,
+           scene_name[which]);
+  gb_benchmark *b = gb_register(name, run, c);
+  gb_unit(b, GB_MS);
+  if (which != 0) {
+    gb_arg(b, 10000);
+    if (algorithm != COL_BROADPHASE_BRUTE && strcmp(bench_active_suite->name, "smoke") != 0)
+      gb_arg(b, 100000);
+    return;
+  }
+  const int64_t limit = algorithm == COL_BROADPHASE_BRUTE ? 16384 : INT64_MAX;
+  for (const int64_t *a = bench_active_suite->counts; *a != 0; a++)
+    if (*a <= limit) gb_arg(b, *a);
+  if (strcmp(bench_active_suite->name, "smoke") != 0) gb_arg(b, 10000);
+}
+
+static bool is_native_simd_or_scalar(const char *name) {
+  return strcmp(name, "scalar") == 0 || strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 ||
+         strcmp(name, "avx512") == 0 || strcmp(name, "neon") == 0;
+}
+
+void bench_register_broadphase(void);
+void bench_register_broadphase(void) {
+  const char *names[BENCH_MAX_BACKENDS];
+  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
+  for (int which = 0; which < 3; which++) {
+    for (size_t k = 0; k < nb; k++)
+      if (is_native_simd_or_scalar(names[k])) {
+        add(COL_BROADPHASE_BRUTE, names[k], which);
+        add(COL_BROADPHASE_SAP, names[k], which);
+      }
+    add(COL_BROADPHASE_GRID, "scalar", which);
+  }
+}
