@@ -19,6 +19,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["svg.hashsalt"] = "collide"  # stable SVG ids: plots only change with data
 import matplotlib.pyplot as plt  # noqa: E402
 
 # The targets of the benchmark issue: (family, variant, scene, N, backend, minimum speedup).
@@ -150,7 +151,7 @@ def plot_family(table, key, order, out_dir, machine):
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
     base = os.path.join(out_dir, f"{family}-{variant}-{scene}-throughput")
-    fig.savefig(base + ".svg")
+    fig.savefig(base + ".svg", metadata={"Date": None})
     fig.savefig(base + ".png", dpi=110)
     plt.close(fig)
     return base
@@ -184,7 +185,7 @@ def plot_speedups(table, order, out_dir, machine):
     ax.legend(fontsize=7, ncol=3)
     fig.tight_layout()
     base = os.path.join(out_dir, "speedup")
-    fig.savefig(base + ".svg")
+    fig.savefig(base + ".svg", metadata={"Date": None})
     fig.savefig(base + ".png", dpi=110)
     plt.close(fig)
     return base
@@ -250,7 +251,7 @@ def broadphase_section(table, out_dir, rel, machine):
         ax.legend(fontsize=7, ncol=2)
         fig.tight_layout()
         base = os.path.join(out_dir, f"broadphase-{scene}")
-        fig.savefig(base + ".svg")
+        fig.savefig(base + ".svg", metadata={"Date": None})
         fig.savefig(base + ".png", dpi=110)
         plt.close(fig)
         sizes = sorted({n for by_n in runs[scene].values() for n in by_n})
@@ -428,23 +429,24 @@ def ratio_line(table, key_a, key_b, backend, n):
         return None
 
 
+def ratio_table(table, order, key_a, key_b, caption, unit):
+    """Throughput of key_a ÷ key_b per backend and size, as Markdown lines (none if absent)."""
+    if key_a not in table or key_b not in table:
+        return []
+    sizes = sorted({n for b in table[key_a].values() for n in b})
+    cols = [b for b in order if b in table[key_a] and b in table[key_b]]
+    lines = [caption, "", f"| {unit} | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for n in sizes:
+        lines.append(f"| {n} | " + " | ".join(fmt(ratio_line(table, key_a, key_b, b, n)) for b in cols) + " |")
+    return lines + [""]
+
+
 def comparisons(table, order):
     lines = ["### Choices side by side", ""]
-    # Layout: SoA vs AoS for the 2D query.
-    soa, aos = ("aabb2", "soa", "uniform"), ("aabb2", "aos", "uniform")
-    if soa in table and aos in table:
-        sizes = sorted({n for b in table[soa].values() for n in b})
-        cols = [b for b in order if b in table[soa] and b in table[aos]]
-        lines += [
-            "Structure of arrays vs array of structures (2D query): SoA throughput ÷ AoS "
-            "throughput, per backend (> 1: SoA is faster).",
-            "",
-            "| N | " + " | ".join(cols) + " |",
-            "|---" * (len(cols) + 1) + "|",
-        ]
-        for n in sizes:
-            lines.append(f"| {n} | " + " | ".join(fmt(ratio_line(table, soa, aos, b, n)) for b in cols) + " |")
-        lines.append("")
+    lines += ratio_table(
+        table, order, ("aabb2", "soa", "uniform"), ("aabb2", "aos", "uniform"),
+        "Structure of arrays vs array of structures (2D query): SoA throughput ÷ AoS "
+        "throughput, per backend (> 1: SoA is faster).", "N")
     # Native vs emulated, and autovec vs scalar vs hand-written, at one size per family.
     lines += [
         "Native vs SIMDe-emulated (native throughput ÷ emulated), hand-written SIMD vs the "
@@ -459,13 +461,16 @@ def comparisons(table, order):
             continue
         rows = table[key]
         n = 256 if key[0] == "sprite" else 4096
+
         def ips(b):
             try:
                 return rows[b][n]["items_per_second"]
             except KeyError:
                 return None
+
         def div(a, b):
             return None if a is None or b is None or b == 0 else a / b
+
         natives = [ips(b) for b in ("avx512", "avx2", "sse2") if ips(b) is not None]
         best = max(natives) if natives else None
         lines.append(
@@ -474,21 +479,10 @@ def comparisons(table, order):
             f"{fmt(div(ips('autovec'), ips('scalar')))} | {fmt(div(best, ips('autovec')))} |"
         )
     lines.append("")
-    # Sprites: first-hit vs counting on a scene with no hit (both scan everything).
-    first, count = ("sprite", "first", "nohit"), ("sprite", "count", "nohit")
-    if first in table and count in table:
-        sizes = sorted({n for b in table[first].values() for n in b})
-        cols = [b for b in order if b in table[first] and b in table[count]]
-        lines += [
-            "Sprites, first-hit ÷ counting throughput when nothing collides (both must scan "
-            "the whole overlap; first-hit skips the popcount):",
-            "",
-            "| side | " + " | ".join(cols) + " |",
-            "|---" * (len(cols) + 1) + "|",
-        ]
-        for n in sizes:
-            lines.append(f"| {n} | " + " | ".join(fmt(ratio_line(table, first, count, b, n)) for b in cols) + " |")
-        lines.append("")
+    lines += ratio_table(
+        table, order, ("sprite", "first", "nohit"), ("sprite", "count", "nohit"),
+        "Sprites, first-hit ÷ counting throughput when nothing collides (both must scan the "
+        "whole overlap; first-hit skips the popcount):", "side")
     return lines
 
 
