@@ -107,7 +107,11 @@ static const char *const algorithm_name[] = {"brute", "sap", "grid"};
 static const char *const scene_name[] = {"uniform", "boxprune3d", "boxprune2d"};
 
 static void add(col_broadphase algorithm, const char *backend, int which) {
-  bp_case *c = malloc(sizeof *c); /* lives as long as the registration: the whole run */
+  /* Static storage: the registration keeps a pointer for the whole run. */
+  static bp_case cases[3 * (2 * BENCH_MAX_BACKENDS + 1)];
+  static size_t used;
+  if (used == sizeof cases / sizeof cases[0]) return;
+  bp_case *c = &cases[used++];
   *c = (bp_case){algorithm, backend, which};
   char name[128];
   snprintf(name, sizeof name, "broadphase/%s/%s/%s", algorithm_name[algorithm], backend,
