@@ -7,6 +7,7 @@
 # Produces, per target T in aabb mtd sprite sweep: $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip,
 # $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
 
+set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=${SRC:+$SRC/collide}
 [ -n "$repo" ] && [ -d "$repo/core" ] || repo=$(dirname "$here")
@@ -19,8 +20,9 @@ mkdir -p "$obj" "$OUT"
 flags="$CFLAGS -std=c11 -ffp-contract=off -fno-fast-math -Icore/include -Icore/src"
 emu="-DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi"
 
-for src in core/src/*.c; do
-  $CC $flags -fno-tree-vectorize -c "$src" -o "$obj/$(basename "$src" .c).o"
+for src in core/src/*.c core/src/broadphase/*.c; do
+  name=$(echo "${src#core/src/}" | tr / -)
+  $CC $flags -fno-tree-vectorize -c "$src" -o "$obj/${name%.c}.o"
 done
 case "$($CC -dumpmachine)" in
   x86_64* | i?86*)

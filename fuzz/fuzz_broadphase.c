@@ -11,8 +11,8 @@
 const char fz_target[] = "broadphase";
 
 static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID};
-static const char *const names_of[] = {"brute", "sap", "grid"};
+                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE};
+static const char *const names_of[] = {"brute", "sap", "grid", "tree"};
 
 static bool same(const col_pairs *x, const col_pairs *y) {
   return x->count == y->count &&

@@ -317,6 +317,9 @@ typedef enum col_broadphase {
                                tested on the active backend */
   COL_BROADPHASE_GRID = 2,  /* uniform grid: cell side = 2 x the mean box extent; boxes spanning
                                many cells, inverted or non-finite ones are tested directly */
+  COL_BROADPHASE_TREE = 3,  /* bounding volume tree built top-down (median splits), each box
+                               queried against it; see col_broadphase_cache for the
+                               incremental, per-frame form */
 } col_broadphase;
 
 /* What a broadphase run did: box-pair tests performed, and pairs found. */
@@ -333,6 +336,25 @@ typedef struct col_broadphase_stats {
  * empty), and the backend errors. */
 col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
                                 col_pairs *out, col_broadphase_stats *stats);
+
+/* Incremental broadphase for moving scenes (the per-frame form). The cache keeps the previous
+ * frame's boxes, a bounding volume tree whose leaves are "fat" (each box grown by a quarter of
+ * the mean box extent, fixed at the last rebuild) and the previous pairs. Each update finds the
+ * boxes whose coordinates changed (bit for bit), reinserts those that left their fat leaf,
+ * keeps the previous pairs between unmoved boxes, and queries the tree for the moved ones.
+ * The result is always exactly col_broadphase_pairs' pair set for the boxes given (unspecified
+ * order). A change of count, dims or touch rule rebuilds everything. */
+typedef struct col_broadphase_cache col_broadphase_cache;
+
+/* COL_ERR_NULL or COL_ERR_MEMORY; *cache is set on success only. */
+col_status col_broadphase_cache_create(col_broadphase_cache **cache);
+void col_broadphase_cache_destroy(col_broadphase_cache *cache);
+/* The pairs of this frame's `boxes` into `out`; stats count the exact box tests of this
+ * update (not the tree traversal). Errors as col_broadphase_pairs; after an error the cache
+ * is reset and the next update rebuilds. */
+col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
+                                       col_touch touch, col_pairs *out,
+                                       col_broadphase_stats *stats);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Backends                                                                                 */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID};
-static const char *const algorithm_names[] = {"brute", "sap", "grid"};
+                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE};
+static const char *const algorithm_names[] = {"brute", "sap", "grid", "tree"};
 
 typedef struct box_set {
   float *v[6]; /* min x, y, z, max x, y, z */
@@ -191,4 +191,55 @@ Test(broadphase, errors_and_reuse) {
   cr_assert_eq(out.count, 0);
   col_pairs_free(&out);
   cr_assert_null(out.data);
+}
+
+/* The incremental cache over many frames: each frame moves some boxes (small steps, big
+ * jumps, into and out of NaN), and its pairs must equal brute force's for that frame. */
+Test(broadphase, cache_follows_moving_boxes_exactly) {
+  uint64_t rng = 12;
+  for (unsigned dims = 2; dims <= 3; dims++)
+    for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++) {
+      box_set s = set_make(200, dims);
+      fill(&s, SPREAD, &rng);
+      col_broadphase_cache *cache = NULL;
+      cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+      for (int frame = 0; frame < 40; frame++) {
+        for (size_t i = 0; i < s.n; i++) {
+          if (rand_below(&rng, 10) != 0) continue; /* about 10% move */
+          const uint32_t kind = rand_below(&rng, 20);
+          for (int k = 0; k < 3; k++) {
+            const float step = kind == 0 ? 300.0f : (float)((int)rand_below(&rng, 9) - 4) * 0.25f;
+            s.v[k][i] += step, s.v[3 + k][i] += step;
+          }
+          if (kind == 1) s.v[1][i] = NAN;
+          if (kind == 2 && s.v[1][i] != s.v[1][i]) s.v[1][i] = s.v[4][i] - 1.0f;
+        }
+        col_pairs got = {0}, want = {0};
+        col_broadphase_stats stats;
+        cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, &stats), COL_OK);
+        cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_BRUTE, &s.boxes, touch, &want, NULL),
+                     COL_OK);
+        col_pairs_sort(&got), col_pairs_sort(&want);
+        cr_assert_eq(got.count, want.count, "frame %d, %uD, touch %d: %zu pairs, want %zu", frame,
+                     dims, touch, got.count, want.count);
+        cr_assert(got.count == 0 || memcmp(got.data, want.data, got.count * sizeof(col_pair)) == 0,
+                  "frame %d: pair lists differ", frame);
+        cr_assert_eq(stats.pairs, got.count);
+        if (frame > 0)
+          cr_assert_lt(stats.tests, 200u * 199u / 2u / 4u, "incremental work is small");
+        col_pairs_free(&got), col_pairs_free(&want);
+      }
+      /* A different count rebuilds; errors leave the cache usable. */
+      s.boxes.count = 150;
+      col_pairs got = {0};
+      cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
+                   COL_OK);
+      cr_assert_eq(col_broadphase_cache_update(cache, NULL, COL_TOUCH_OVERLAPS, &got, NULL),
+                   COL_ERR_NULL);
+      cr_assert_eq(col_broadphase_cache_create(NULL), COL_ERR_NULL);
+      col_pairs_free(&got);
+      col_broadphase_cache_destroy(cache);
+      s.boxes.count = 200;
+      set_free(&s);
+    }
 }

@@ -1,0 +1,177 @@
+/* The incremental broadphase (col_broadphase_cache): per frame, only the boxes that moved are
+ * looked up again; the pairs between boxes that did not move are carried over. The tree's fat
+ * leaves make most small moves free (no reinsertion). See collide.h for the contract. */
+#include "broadphase.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct col_broadphase_cache {
+  unsigned dims;
+  col_touch touch;
+  size_t count;
+  bool valid;    /* a previous frame is cached */
+  float *coords; /* count x 6 floats: min x y z, max x y z of the previous frame */
+  bool *moved;
+  bool *usable;
+  float margin;
+  col__tree tree;
+  col_pairs pairs; /* the previous frame's pairs */
+  uint32_t *cand;
+  size_t cand_cap;
+};
+
+col_status col_broadphase_cache_create(col_broadphase_cache **cache) {
+  if (cache == NULL) return COL_ERR_NULL;
+  col_broadphase_cache *c = calloc(1, sizeof *c);
+  if (c == NULL) return COL_ERR_MEMORY;
+  c->tree.root = c->tree.free_list = -1;
+  *cache = c;
+  return COL_OK;
+}
+
+static void reset(col_broadphase_cache *c) {
+  free(c->coords), free(c->moved), free(c->usable), free(c->cand);
+  col__tree_free(&c->tree);
+  col_pairs_free(&c->pairs);
+  c->coords = NULL, c->moved = NULL, c->usable = NULL, c->cand = NULL;
+  c->cand_cap = 0, c->count = 0, c->valid = false;
+}
+
+void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
+  if (cache == NULL) return;
+  reset(cache);
+  free(cache);
+}
+
+static void load(float *dst, const col_boxes *boxes, size_t i) {
+  const col_aabb3 b = col__bp_box(boxes, i);
+  const float v[6] = {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z};
+  memcpy(dst, v, sizeof v);
+}
+
+static col_aabb3 fat_box(col_aabb3 b, float margin) {
+  return (col_aabb3){{b.min.x - margin, b.min.y - margin, b.min.z - margin},
+                     {b.max.x + margin, b.max.y + margin, b.max.z + margin}};
+}
+
+/* First frame, or a different shape: everything from scratch, with fat leaves. */
+static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
+  const col_boxes *boxes = bp->boxes;
+  const size_t n = boxes->count;
+  reset(c);
+  c->coords = malloc((n ? n : 1) * 6 * sizeof(float));
+  c->moved = calloc(n ? n : 1, sizeof(bool));
+  c->usable = calloc(n ? n : 1, sizeof(bool));
+  col_aabb3 *fat = calloc(n ? n : 1, sizeof *fat);
+  col_status st = c->coords && c->moved && c->usable && fat ? COL_OK : COL_ERR_MEMORY;
+  double extent = 0.0;
+  size_t measured = 0;
+  for (size_t i = 0; i < n && st == COL_OK; i++) {
+    load(c->coords + 6 * i, boxes, i);
+    c->usable[i] = !col__bp_has_nan(boxes, i);
+    const col_aabb3 b = col__normalized(col__bp_box(boxes, i));
+    const double e = ((double)b.max.x - b.min.x) + ((double)b.max.y - b.min.y);
+    if (c->usable[i] && e == e && e < 1e30) extent += e / 2.0, measured++;
+  }
+  c->margin = measured ? (float)(0.25 * extent / (double)measured) : 0.0f;
+  for (size_t i = 0; i < n && st == COL_OK; i++)
+    fat[i] = fat_box(col__normalized(col__bp_box(boxes, i)), c->margin);
+  if (st == COL_OK) st = col__tree_build(&c->tree, fat, c->usable, n);
+  free(fat);
+  /* All pairs, by querying every box. */
+  for (size_t i = 0; i < n && st == COL_OK; i++) {
+    if (!c->usable[i]) continue;
+    size_t found = 0;
+    const col_aabb3 a = col__bp_box(boxes, i);
+    st = col__tree_query(&c->tree, col__normalized(a), &c->cand, &c->cand_cap, &found);
+    for (size_t k = 0; k < found && st == COL_OK; k++) {
+      const uint32_t j = c->cand[k];
+      if (j <= i) continue;
+      bp->stats.tests++;
+      if (col__bp_overlap(boxes, a, col__bp_box(boxes, j), bp->touch))
+        st = col__bp_push(bp, (uint32_t)i, j);
+    }
+  }
+  c->dims = boxes->dims, c->touch = bp->touch, c->count = n;
+  return st;
+}
+
+/* Later frames: carry over the pairs of unmoved boxes, look up the moved ones. */
+static col_status step(col_broadphase_cache *c, col__bp *bp) {
+  const col_boxes *boxes = bp->boxes;
+  const size_t n = boxes->count;
+  col_status st = COL_OK;
+  for (size_t i = 0; i < n; i++) {
+    float now[6];
+    load(now, boxes, i);
+    c->moved[i] = memcmp(now, c->coords + 6 * i, sizeof now) != 0;
+    if (!c->moved[i]) continue;
+    memcpy(c->coords + 6 * i, now, sizeof now);
+  }
+  for (size_t i = 0; i < n && st == COL_OK; i++) {
+    if (!c->moved[i]) continue;
+    bool reinserted;
+    c->usable[i] = !col__bp_has_nan(boxes, i);
+    st = col__tree_move(&c->tree, (uint32_t)i, col__normalized(col__bp_box(boxes, i)), c->margin,
+                        c->usable[i], &reinserted);
+  }
+  for (size_t k = 0; k < c->pairs.count && st == COL_OK; k++) {
+    const col_pair p = c->pairs.data[k];
+    if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);
+  }
+  for (size_t i = 0; i < n && st == COL_OK; i++) {
+    if (!c->moved[i] || !c->usable[i]) continue;
+    size_t found = 0;
+    const col_aabb3 a = col__bp_box(boxes, i);
+    st = col__tree_query(&c->tree, col__normalized(a), &c->cand, &c->cand_cap, &found);
+    for (size_t k = 0; k < found && st == COL_OK; k++) {
+      const uint32_t j = c->cand[k];
+      if (j == i || (c->moved[j] && j < i)) continue; /* a moved pair is found from its lower */
+      bp->stats.tests++;
+      if (col__bp_overlap(boxes, a, col__bp_box(boxes, j), bp->touch))
+        st = col__bp_push(bp, (uint32_t)i, j);
+    }
+  }
+  return st;
+}
+
+col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
+                                       col_touch touch, col_pairs *out,
+                                       col_broadphase_stats *stats) {
+  if (cache == NULL || boxes == NULL || out == NULL) return COL_ERR_NULL;
+  if (boxes->dims != 2 && boxes->dims != 3) return COL_ERR_SIZE;
+  if (boxes->count > 0)
+    for (unsigned k = 0; k < boxes->dims; k++)
+      if (boxes->min[k] == NULL || boxes->max[k] == NULL) return COL_ERR_NULL;
+  if (boxes->count > UINT32_MAX) return COL_ERR_SIZE;
+  if (touch != COL_TOUCH_OVERLAPS && touch != COL_TOUCH_SEPARATES) return COL_ERR_ARGUMENT;
+  col__bp bp = {boxes, touch, NULL, out, {0, 0}};
+  col_status st = col__backend_active(&bp.backend);
+  if (st != COL_OK) return st;
+  out->count = 0;
+  const bool same = cache->valid && cache->dims == boxes->dims && cache->touch == touch &&
+                    cache->count == boxes->count;
+  st = same ? step(cache, &bp) : rebuild(cache, &bp);
+  if (st == COL_OK) {
+    /* Keep this frame's pairs for the next one. */
+    if (cache->pairs.capacity < out->count) {
+      col_pair *data = realloc(cache->pairs.data, out->count * sizeof(col_pair));
+      if (data == NULL)
+        st = COL_ERR_MEMORY;
+      else
+        cache->pairs.data = data, cache->pairs.capacity = out->count;
+    }
+    if (st == COL_OK && out->count)
+      memcpy(cache->pairs.data, out->data, out->count * sizeof(col_pair));
+    cache->pairs.count = out->count;
+  }
+  if (st != COL_OK) {
+    reset(cache);
+    out->count = 0;
+    return st;
+  }
+  cache->valid = true;
+  if (stats != NULL) *stats = bp.stats;
+  return COL_OK;
+}

@@ -1,0 +1,325 @@
+/* Dynamic AABB tree (bounding volume hierarchy): leaves hold the boxes, every inner node the
+ * union of its children. Built from scratch top-down (median split of the centres on the
+ * widest axis), then kept up to date incrementally: a moved box whose new box leaves its
+ * leaf's fat box (the box grown by a margin) is removed and reinserted, descending to the
+ * sibling that minimizes the surface-area cost of the union (the SAH insertion of Box2D's
+ * b2DynamicTree and Bullet's btDbvt, written from the idea, not their code).
+ * Node boxes are normalized (min <= max per axis), so an inverted box still bounds everything
+ * it can overlap; the exact rule is applied to the real boxes at the leaves. */
+#include "broadphase.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+col_aabb3 col__normalized(col_aabb3 b) {
+  col_aabb3 r = b;
+  if (b.min.x > b.max.x) r.min.x = b.max.x, r.max.x = b.min.x;
+  if (b.min.y > b.max.y) r.min.y = b.max.y, r.max.y = b.min.y;
+  if (b.min.z > b.max.z) r.min.z = b.max.z, r.max.z = b.min.z;
+  return r;
+}
+
+static col_aabb3 unite(col_aabb3 a, col_aabb3 b) {
+  return (col_aabb3){{fminf(a.min.x, b.min.x), fminf(a.min.y, b.min.y), fminf(a.min.z, b.min.z)},
+                     {fmaxf(a.max.x, b.max.x), fmaxf(a.max.y, b.max.y), fmaxf(a.max.z, b.max.z)}};
+}
+
+static bool contains(col_aabb3 outer, col_aabb3 inner) {
+  return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && outer.min.z <= inner.min.z &&
+         outer.max.x >= inner.max.x && outer.max.y >= inner.max.y && outer.max.z >= inner.max.z;
+}
+
+static bool touches(col_aabb3 a, col_aabb3 b) {
+  return a.max.x >= b.min.x && b.max.x >= a.min.x && a.max.y >= b.min.y && b.max.y >= a.min.y &&
+         a.max.z >= b.min.z && b.max.z >= a.min.z;
+}
+
+/* Surface-area measure (half the surface in 3D; the perimeter in 2D, where z is flat). */
+static double cost(col_aabb3 b) {
+  const double x = (double)b.max.x - b.min.x, y = (double)b.max.y - b.min.y;
+  const double z = (double)b.max.z - b.min.z;
+  return x * y + y * z + z * x + x + y;
+}
+
+static int32_t new_node(col__tree *t) {
+  if (t->free_list >= 0) {
+    const int32_t n = t->free_list;
+    t->free_list = t->nodes[n].parent;
+    return n;
+  }
+  if (t->used == t->capacity) {
+    const size_t grown = t->capacity ? 2 * t->capacity : 64;
+    col__tree_node *nodes = realloc(t->nodes, grown * sizeof *nodes);
+    if (nodes == NULL) return -1;
+    t->nodes = nodes, t->capacity = grown;
+  }
+  return (int32_t)t->used++;
+}
+
+static void release_node(col__tree *t, int32_t n) {
+  t->nodes[n].parent = t->free_list;
+  t->nodes[n].left = -2; /* marks a free node */
+  t->free_list = n;
+}
+
+static void refit_up(col__tree *t, int32_t n) {
+  for (; n >= 0; n = t->nodes[n].parent) {
+    col__tree_node *node = &t->nodes[n];
+    node->box = unite(t->nodes[node->left].box, t->nodes[node->right].box);
+  }
+}
+
+void col__tree_free(col__tree *t) {
+  free(t->nodes), free(t->leaf_of);
+  *t = (col__tree){0};
+  t->root = t->free_list = -1;
+}
+
+/* Reorders items[lo, hi) (with their keys) so that position k holds the k-th smallest key:
+ * quickselect with a three-way partition (robust to many equal keys). */
+static void select_kth(uint32_t *items, float *keys, size_t lo, size_t hi, size_t k) {
+  while (hi - lo > 1) {
+    const float pivot = keys[lo + (hi - lo) / 2];
+    size_t lt = lo, i = lo, gt = hi;
+    while (i < gt) {
+      if (keys[i] < pivot) {
+        const uint32_t it = items[lt];
+        const float kt = keys[lt];
+        items[lt] = items[i], keys[lt] = keys[i], items[i] = it, keys[i] = kt;
+        lt++, i++;
+      } else if (keys[i] > pivot) {
+        gt--;
+        const uint32_t it = items[gt];
+        const float kt = keys[gt];
+        items[gt] = items[i], keys[gt] = keys[i], items[i] = it, keys[i] = kt;
+      } else {
+        i++;
+      }
+    }
+    if (k < lt)
+      hi = lt;
+    else if (k >= gt)
+      lo = gt;
+    else
+      return;
+  }
+}
+
+/* Top-down build over items[lo, hi): median split of the centres on their widest axis. */
+static int32_t build(col__tree *t, uint32_t *items, float *keys, const col_aabb3 *boxes, size_t lo,
+                     size_t hi, int32_t parent) {
+  const int32_t n = new_node(t);
+  if (n < 0) return -1;
+  t->nodes[n].parent = parent;
+  if (hi - lo == 1) {
+    t->nodes[n].left = t->nodes[n].right = -1;
+    t->nodes[n].item = items[lo];
+    t->nodes[n].box = boxes[items[lo]];
+    t->leaf_of[items[lo]] = n;
+    return n;
+  }
+  float lo_c[3] = {INFINITY, INFINITY, INFINITY}, hi_c[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (size_t i = lo; i < hi; i++) {
+    const col_aabb3 b = boxes[items[i]];
+    const float c[3] = {b.min.x + b.max.x, b.min.y + b.max.y, b.min.z + b.max.z};
+    for (int k = 0; k < 3; k++) lo_c[k] = fminf(lo_c[k], c[k]), hi_c[k] = fmaxf(hi_c[k], c[k]);
+  }
+  const float ex = hi_c[0] - lo_c[0], ey = hi_c[1] - lo_c[1], ez = hi_c[2] - lo_c[2];
+  const int axis = !(ex < ey) && !(ex < ez) ? 0 : !(ey < ez) ? 1 : 2;
+  for (size_t i = lo; i < hi; i++) {
+    const col_aabb3 b = boxes[items[i]];
+    const float c = axis == 0   ? b.min.x + b.max.x
+                    : axis == 1 ? b.min.y + b.max.y
+                                : b.min.z + b.max.z;
+    keys[i] = c == c ? c : 0.0f; /* inf - inf centres: any key will do, it only costs balance */
+  }
+  const size_t mid = lo + (hi - lo) / 2;
+  select_kth(items, keys, lo, hi, mid);
+  const int32_t left = build(t, items, keys, boxes, lo, mid, n);
+  const int32_t right = left < 0 ? -1 : build(t, items, keys, boxes, mid, hi, n);
+  if (right < 0) return -1;
+  t->nodes[n].left = left, t->nodes[n].right = right;
+  t->nodes[n].box = unite(t->nodes[left].box, t->nodes[right].box);
+  return n;
+}
+
+col_status col__tree_build(col__tree *t, const col_aabb3 *boxes, const bool *usable, size_t n) {
+  col__tree_free(t);
+  t->leaf_of = malloc((n ? n : 1) * sizeof *t->leaf_of);
+  uint32_t *items = malloc((n ? n : 1) * sizeof *items);
+  float *keys = malloc((n ? n : 1) * sizeof *keys);
+  if (t->leaf_of == NULL || items == NULL || keys == NULL) {
+    free(items), free(keys);
+    col__tree_free(t);
+    return COL_ERR_MEMORY;
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    t->leaf_of[i] = -1;
+    if (usable[i]) items[m++] = (uint32_t)i;
+  }
+  t->items = n;
+  if (m > 0 && (t->root = build(t, items, keys, boxes, 0, m, -1)) < 0) {
+    free(items), free(keys);
+    col__tree_free(t);
+    return COL_ERR_MEMORY;
+  }
+  free(items), free(keys);
+  return COL_OK;
+}
+
+/* Removes item's leaf; its sibling takes the parent's place. */
+static void remove_leaf(col__tree *t, int32_t leaf) {
+  const int32_t parent = t->nodes[leaf].parent;
+  if (parent < 0) {
+    t->root = -1;
+    release_node(t, leaf);
+    return;
+  }
+  const int32_t sibling =
+      t->nodes[parent].left == leaf ? t->nodes[parent].right : t->nodes[parent].left;
+  const int32_t grand = t->nodes[parent].parent;
+  t->nodes[sibling].parent = grand;
+  if (grand < 0)
+    t->root = sibling;
+  else {
+    if (t->nodes[grand].left == parent)
+      t->nodes[grand].left = sibling;
+    else
+      t->nodes[grand].right = sibling;
+    refit_up(t, grand);
+  }
+  release_node(t, parent);
+  release_node(t, leaf);
+}
+
+/* Inserts a leaf: descend towards the child whose union with the leaf costs least. */
+static col_status insert_leaf(col__tree *t, uint32_t item, col_aabb3 fat) {
+  const int32_t leaf = new_node(t);
+  if (leaf < 0) return COL_ERR_MEMORY;
+  t->nodes[leaf] = (col__tree_node){fat, -1, -1, -1, item};
+  t->leaf_of[item] = leaf;
+  if (t->root < 0) {
+    t->root = leaf;
+    return COL_OK;
+  }
+  int32_t at = t->root;
+  while (t->nodes[at].left >= 0) {
+    const col__tree_node *node = &t->nodes[at];
+    const double combined = cost(unite(node->box, fat));
+    const double here = 2.0 * combined;                          /* new parent of node + leaf */
+    const double inherited = 2.0 * (combined - cost(node->box)); /* growth of every ancestor */
+    const col__tree_node *l = &t->nodes[node->left], *r = &t->nodes[node->right];
+    const double to_left =
+        cost(unite(l->box, fat)) - (l->left >= 0 ? cost(l->box) : 0.0) + inherited;
+    const double to_right =
+        cost(unite(r->box, fat)) - (r->left >= 0 ? cost(r->box) : 0.0) + inherited;
+    if (here < to_left && here < to_right) break;
+    at = to_left <= to_right ? node->left : node->right;
+  }
+  const int32_t parent = new_node(t);
+  if (parent < 0) return COL_ERR_MEMORY;
+  const int32_t old_parent = t->nodes[at].parent;
+  t->nodes[parent] = (col__tree_node){unite(t->nodes[at].box, fat), old_parent, at, leaf, 0};
+  t->nodes[at].parent = parent;
+  t->nodes[leaf].parent = parent;
+  if (old_parent < 0)
+    t->root = parent;
+  else {
+    if (t->nodes[old_parent].left == at)
+      t->nodes[old_parent].left = parent;
+    else
+      t->nodes[old_parent].right = parent;
+    refit_up(t, old_parent);
+  }
+  return COL_OK;
+}
+
+col_status col__tree_move(col__tree *t, uint32_t item, col_aabb3 box, float margin, bool usable,
+                          bool *reinserted) {
+  *reinserted = false;
+  const int32_t leaf = t->leaf_of[item];
+  if (leaf >= 0 && usable && contains(t->nodes[leaf].box, box)) return COL_OK;
+  if (leaf >= 0) remove_leaf(t, leaf), t->leaf_of[item] = -1;
+  if (!usable) return COL_OK;
+  *reinserted = true;
+  const col_aabb3 fat = {{box.min.x - margin, box.min.y - margin, box.min.z - margin},
+                         {box.max.x + margin, box.max.y + margin, box.max.z + margin}};
+  return insert_leaf(t, item, fat);
+}
+
+col_status col__tree_query(const col__tree *t, col_aabb3 box, uint32_t **out, size_t *cap,
+                           size_t *found) {
+  *found = 0;
+  if (t->root < 0) return COL_OK;
+  int32_t stack_local[128];
+  int32_t *stack = stack_local;
+  size_t top = 0, stack_cap = 128;
+  col_status st = COL_OK;
+  stack[top++] = t->root;
+  while (top > 0 && st == COL_OK) {
+    const int32_t n = stack[--top];
+    const col__tree_node *node = &t->nodes[n];
+    if (!touches(node->box, box)) continue;
+    if (node->left < 0) {
+      if (*found == *cap) {
+        const size_t grown = *cap ? 2 * *cap : 64;
+        uint32_t *more = realloc(*out, grown * sizeof **out);
+        if (more == NULL) {
+          st = COL_ERR_MEMORY;
+          break;
+        }
+        *out = more, *cap = grown;
+      }
+      (*out)[(*found)++] = node->item;
+      continue;
+    }
+    if (top + 2 > stack_cap) {
+      int32_t *more = malloc(2 * stack_cap * sizeof *more);
+      if (more == NULL) {
+        st = COL_ERR_MEMORY;
+        break;
+      }
+      for (size_t i = 0; i < top; i++) more[i] = stack[i];
+      if (stack != stack_local) free(stack);
+      stack = more, stack_cap *= 2;
+    }
+    stack[top++] = node->left;
+    stack[top++] = node->right;
+  }
+  if (stack != stack_local) free(stack);
+  return st;
+}
+
+/* The tree as a from-scratch broadphase: build, then every box queries the tree and keeps the
+ * candidates after it (j > i), tested with the exact rule. */
+col_status col__bp_tree(col__bp *bp) {
+  const col_boxes *boxes = bp->boxes;
+  const size_t n = boxes->count;
+  col_aabb3 *norm = calloc(n, sizeof *norm);
+  bool *usable = calloc(n, sizeof *usable);
+  col__tree t = {0};
+  t.root = t.free_list = -1;
+  col_status st = norm && usable ? COL_OK : COL_ERR_MEMORY;
+  for (size_t i = 0; i < n && st == COL_OK; i++) {
+    usable[i] = !col__bp_has_nan(boxes, i);
+    norm[i] = col__normalized(col__bp_box(boxes, i));
+  }
+  if (st == COL_OK) st = col__tree_build(&t, norm, usable, n);
+  uint32_t *cand = NULL;
+  size_t cap = 0, found = 0;
+  for (size_t i = 0; i < n && st == COL_OK; i++) {
+    if (!usable[i]) continue;
+    st = col__tree_query(&t, norm[i], &cand, &cap, &found);
+    const col_aabb3 a = col__bp_box(boxes, i);
+    for (size_t k = 0; k < found && st == COL_OK; k++) {
+      if (cand[k] <= i) continue;
+      bp->stats.tests++;
+      if (col__bp_overlap(boxes, a, col__bp_box(boxes, cand[k]), bp->touch))
+        st = col__bp_push(bp, (uint32_t)i, cand[k]);
+    }
+  }
+  free(cand), free(norm), free(usable);
+  col__tree_free(&t);
+  return st;
+}
