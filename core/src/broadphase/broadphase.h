@@ -17,12 +17,29 @@ typedef struct col__bp {
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
 
-/* Box i as a 3D box (z = 0..0 for 2D sets), and whether any of its coordinates is NaN. */
-col_aabb3 col__bp_box(const col_boxes *boxes, size_t i);
-bool col__bp_has_nan(const col_boxes *boxes, size_t i);
+/* Box i as a 3D box (z = 0..0 for 2D sets), and whether any of its coordinates is NaN
+ * (inline: every algorithm calls them per box). */
+static inline col_aabb3 col__bp_box(const col_boxes *boxes, size_t i) {
+  col_aabb3 r = {{boxes->min[0][i], boxes->min[1][i], 0.0f},
+                 {boxes->max[0][i], boxes->max[1][i], 0.0f}};
+  if (boxes->dims == 3) r.min.z = boxes->min[2][i], r.max.z = boxes->max[2][i];
+  return r;
+}
 
-/* The single-pair rule of the set's dimension. */
-bool col__bp_overlap(const col_boxes *boxes, col_aabb3 a, col_aabb3 b, col_touch touch);
+static inline bool col__bp_has_nan(const col_boxes *boxes, size_t i) {
+  const col_aabb3 b = col__bp_box(boxes, i);
+  return b.min.x != b.min.x || b.min.y != b.min.y || b.min.z != b.min.z || b.max.x != b.max.x ||
+         b.max.y != b.max.y || b.max.z != b.max.z;
+}
+
+/* The single-pair rule of the set's dimension (z is 0..0 in 2D sets, so the 3D rule decides
+ * 2D pairs too under the closed rule; the open rule needs the 2D test). */
+static inline bool col__bp_overlap(const col_boxes *boxes, col_aabb3 a, col_aabb3 b,
+                                   col_touch touch) {
+  if (boxes->dims == 3) return col_aabb3_overlap(a, b, touch);
+  return col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
+                           (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
+}
 
 /* Box `query` against boxes [first, first + count) of the sorted or original arrays `min`,
  * `max` on the active backend; writes the hits' offsets (from first) to idx, returns how many. */

@@ -15,6 +15,7 @@ struct col_broadphase_cache {
   bool *moved;
   bool *usable;
   float margin;
+  size_t reinserted; /* leaves reinserted since the tree was built */
   col__tree tree;
   col_pairs pairs; /* the previous frame's pairs */
   uint32_t *cand;
@@ -78,6 +79,7 @@ static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
   for (size_t i = 0; i < n && st == COL_OK; i++)
     fat[i] = fat_box(col__normalized(col__bp_box(boxes, i)), c->margin);
   if (st == COL_OK) st = col__tree_build(&c->tree, fat, c->usable, n);
+  c->reinserted = 0;
   free(fat);
   /* All pairs, by querying every box. */
   for (size_t i = 0; i < n && st == COL_OK; i++) {
@@ -94,6 +96,19 @@ static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
     }
   }
   c->dims = boxes->dims, c->touch = bp->touch, c->count = n;
+  return st;
+}
+
+/* A fresh top-down tree over the current boxes, with fat leaves; the pairs are kept. */
+static col_status refit_all(col_broadphase_cache *c, const col_boxes *boxes) {
+  const size_t n = boxes->count;
+  col_aabb3 *fat = calloc(n ? n : 1, sizeof *fat);
+  if (fat == NULL) return COL_ERR_MEMORY;
+  for (size_t i = 0; i < n; i++)
+    fat[i] = fat_box(col__normalized(col__bp_box(boxes, i)), c->margin);
+  const col_status st = col__tree_build(&c->tree, fat, c->usable, n);
+  c->reinserted = 0;
+  free(fat);
   return st;
 }
 
@@ -115,7 +130,11 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
     c->usable[i] = !col__bp_has_nan(boxes, i);
     st = col__tree_move(&c->tree, (uint32_t)i, col__normalized(col__bp_box(boxes, i)), c->margin,
                         c->usable[i], &reinserted);
+    c->reinserted += reinserted;
   }
+  /* Insertion without rotations slowly loosens the tree: once as many leaves have been
+   * reinserted as there are boxes, rebuild it top-down (amortized over those frames). */
+  if (st == COL_OK && c->reinserted > n) st = refit_all(c, boxes);
   for (size_t k = 0; k < c->pairs.count && st == COL_OK; k++) {
     const col_pair p = c->pairs.data[k];
     if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);

@@ -39,25 +39,6 @@ col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b) {
   return COL_OK;
 }
 
-col_aabb3 col__bp_box(const col_boxes *boxes, size_t i) {
-  col_aabb3 r = {{boxes->min[0][i], boxes->min[1][i], 0.0f},
-                 {boxes->max[0][i], boxes->max[1][i], 0.0f}};
-  if (boxes->dims == 3) r.min.z = boxes->min[2][i], r.max.z = boxes->max[2][i];
-  return r;
-}
-
-bool col__bp_has_nan(const col_boxes *boxes, size_t i) {
-  for (unsigned k = 0; k < boxes->dims; k++)
-    if (boxes->min[k][i] != boxes->min[k][i] || boxes->max[k][i] != boxes->max[k][i]) return true;
-  return false;
-}
-
-bool col__bp_overlap(const col_boxes *boxes, col_aabb3 a, col_aabb3 b, col_touch touch) {
-  if (boxes->dims == 3) return col_aabb3_overlap(a, b, touch);
-  return col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
-                           (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
-}
-
 size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const min[3],
                          const float *const max[3], size_t first, size_t count, uint32_t *idx) {
   if (bp->boxes->dims == 3) {
