@@ -181,13 +181,13 @@ static void run(gb_state *st, void *user) {
   col_pairs_free(&pairs);
 }
 
-static const char *const algorithm_name[] = {"brute", "sap", "grid", "tree"};
+static const char *const algorithm_name[] = {"brute", "sap", "grid", "tree", "quadtree"};
 static const char *const scene_name[] = {"uniform",   "boxprune3d", "boxprune2d",
                                          "clustered", "platformer", "moving"};
 
 static void add(col_broadphase algorithm, const char *backend, int which) {
   /* Static storage: the registration keeps a pointer for the whole run. */
-  static bp_case cases[SCENES * (2 * BENCH_MAX_BACKENDS + 3)];
+  static bp_case cases[SCENES * (2 * BENCH_MAX_BACKENDS + 4)];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   bp_case *c = &cases[used++];
@@ -229,6 +229,7 @@ void bench_register_broadphase(void) {
       }
     add(COL_BROADPHASE_GRID, "scalar", which);
     add(COL_BROADPHASE_TREE, "scalar", which);
+    add(COL_BROADPHASE_QUADTREE, "scalar", which);
     if (which == MOVING) add(INCREMENTAL, "scalar", which);
   }
 }

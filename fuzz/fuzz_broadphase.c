@@ -13,8 +13,9 @@
 const char fz_target[] = "broadphase";
 
 static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE};
-static const char *const names_of[] = {"brute", "sap", "grid", "tree"};
+                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
+                                            COL_BROADPHASE_QUADTREE};
+static const char *const names_of[] = {"brute", "sap", "grid", "tree", "quadtree"};
 
 static bool same(const col_pairs *x, const col_pairs *y) {
   return x->count == y->count &&

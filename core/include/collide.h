@@ -311,15 +311,18 @@ typedef struct col_boxes {
 } col_boxes;
 
 typedef enum col_broadphase {
-  COL_BROADPHASE_BRUTE = 0, /* every pair once: N(N-1)/2 tests, on the active backend */
-  COL_BROADPHASE_SAP = 1,   /* sweep and prune (box pruning): radix sort on min x, then each box
-                               against the run of boxes whose min x lies within its x extent,
-                               tested on the active backend */
-  COL_BROADPHASE_GRID = 2,  /* uniform grid: cell side = 2 x the mean box extent; boxes spanning
-                               many cells, inverted or non-finite ones are tested directly */
-  COL_BROADPHASE_TREE = 3,  /* bounding volume tree built top-down (median splits), each box
-                               queried against it; see col_broadphase_cache for the
-                               incremental, per-frame form */
+  COL_BROADPHASE_BRUTE = 0,    /* every pair once: N(N-1)/2 tests, on the active backend */
+  COL_BROADPHASE_SAP = 1,      /* sweep and prune (box pruning): radix sort on min x, then each box
+                                  against the run of boxes whose min x lies within its x extent,
+                                  tested on the active backend */
+  COL_BROADPHASE_GRID = 2,     /* uniform grid: cell side = 2 x the mean box extent; boxes spanning
+                                  many cells, inverted or non-finite ones are tested directly */
+  COL_BROADPHASE_TREE = 3,     /* bounding volume tree built top-down (median splits), each box
+                                  queried against it; see col_broadphase_cache for the
+                                  incremental, per-frame form */
+  COL_BROADPHASE_QUADTREE = 4, /* quadtree (2D) / octree (3D): boxes straddling a node's centre
+                                  lines stay at it, each box is tested against its node's and its
+                                  ancestors' boxes */
 } col_broadphase;
 
 /* What a broadphase run did: box-pair tests performed, and pairs found. */

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 
 static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE};
-static const char *const algorithm_names[] = {"brute", "sap", "grid", "tree"};
+                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
+                                            COL_BROADPHASE_QUADTREE};
+static const char *const algorithm_names[] = {"brute", "sap", "grid", "tree", "quadtree"};
 
 typedef struct box_set {
   float *v[6]; /* min x, y, z, max x, y, z */

@@ -87,5 +87,6 @@ col_status col__bp_brute(col__bp *bp);
 col_status col__bp_sap(col__bp *bp);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
+col_status col__bp_quadtree(col__bp *bp);
 
 #endif

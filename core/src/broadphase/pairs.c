@@ -81,7 +81,8 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
   if (boxes->count > UINT32_MAX) return COL_ERR_SIZE;
   if (touch != COL_TOUCH_OVERLAPS && touch != COL_TOUCH_SEPARATES) return COL_ERR_ARGUMENT;
   if (algorithm != COL_BROADPHASE_BRUTE && algorithm != COL_BROADPHASE_SAP &&
-      algorithm != COL_BROADPHASE_GRID && algorithm != COL_BROADPHASE_TREE)
+      algorithm != COL_BROADPHASE_GRID && algorithm != COL_BROADPHASE_TREE &&
+      algorithm != COL_BROADPHASE_QUADTREE)
     return COL_ERR_ARGUMENT;
   col__bp bp = {boxes, touch, NULL, out, {0, 0}};
   col_status st = col__backend_active(&bp.backend);
@@ -91,7 +92,8 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
     st = algorithm == COL_BROADPHASE_BRUTE  ? col__bp_brute(&bp)
          : algorithm == COL_BROADPHASE_SAP  ? col__bp_sap(&bp)
          : algorithm == COL_BROADPHASE_GRID ? col__bp_grid(&bp)
-                                            : col__bp_tree(&bp);
+         : algorithm == COL_BROADPHASE_TREE ? col__bp_tree(&bp)
+                                            : col__bp_quadtree(&bp);
   }
   if (st != COL_OK) {
     out->count = 0;
