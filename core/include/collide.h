@@ -340,6 +340,14 @@ typedef struct col_broadphase_stats {
 col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
                                 col_pairs *out, col_broadphase_stats *stats);
 
+/* Bipartite sweep and prune: every pair (a, b) with box a of set `first` overlapping box b of
+ * set `second` (a indexes first, b indexes second; the two sets are independent, so a < b does
+ * not apply), exactly the pairs an all-against-all test finds. Both sets must have the same
+ * dims. Boxes with NaN never pair. Errors as col_broadphase_pairs (COL_ERR_SIZE also when the
+ * dims differ). */
+col_status col_broadphase_bipartite(const col_boxes *first, const col_boxes *second,
+                                    col_touch touch, col_pairs *out, col_broadphase_stats *stats);
+
 /* Incremental broadphase for moving scenes (the per-frame form). The cache keeps the previous
  * frame's boxes, a bounding volume tree whose leaves are "fat" (each box grown by a quarter of
  * the mean box extent, fixed at the last rebuild) and the previous pairs. Each update finds the

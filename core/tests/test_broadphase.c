@@ -244,3 +244,53 @@ Test(broadphase, cache_follows_moving_boxes_exactly) {
       set_free(&s);
     }
 }
+
+/* Set A against set B: exactly the pairs of an all-against-all test, (index in A, index in B). */
+Test(broadphase, bipartite_equals_all_against_all) {
+  uint64_t rng = 13;
+  const size_t sizes[][2] = {{0, 5}, {5, 0}, {1, 1}, {17, 33}, {100, 7}, {150, 150}};
+  for (unsigned dims = 2; dims <= 3; dims++)
+    for (int scene = GRIDDED; scene <= FRACTIONS; scene++)
+      for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++) {
+          box_set a = set_make(sizes[k][0], dims), b = set_make(sizes[k][1], dims);
+          fill(&a, (enum scene)scene, &rng), fill(&b, (enum scene)scene, &rng);
+          col_pairs got = {0}, want = {0};
+          for (size_t i = 0; i < a.n; i++)
+            for (size_t j = 0; j < b.n; j++) {
+              const col_aabb3 x = box_of(&a, i), y = box_of(&b, j);
+              const bool hit =
+                  dims == 3 ? col_aabb3_overlap(x, y, touch)
+                            : col_aabb2_overlap((col_aabb2){{x.min.x, x.min.y}, {x.max.x, x.max.y}},
+                                                (col_aabb2){{y.min.x, y.min.y}, {y.max.x, y.max.y}},
+                                                touch);
+              if (!hit) continue;
+              if (want.count == want.capacity) {
+                want.capacity = want.capacity ? 2 * want.capacity : 64;
+                want.data = realloc(want.data, want.capacity * sizeof(col_pair));
+              }
+              want.data[want.count++] = (col_pair){(uint32_t)i, (uint32_t)j};
+            }
+          col_broadphase_stats stats;
+          cr_assert_eq(col_broadphase_bipartite(&a.boxes, &b.boxes, touch, &got, &stats), COL_OK);
+          col_pairs_sort(&got);
+          cr_expect_eq(got.count, want.count, "%s %uD touch %d %zux%zu: %zu pairs, want %zu",
+                       scene_names[scene], dims, touch, a.n, b.n, got.count, want.count);
+          cr_expect(got.count != want.count || got.count == 0 ||
+                        memcmp(got.data, want.data, got.count * sizeof(col_pair)) == 0,
+                    "%s: pair lists differ", scene_names[scene]);
+          cr_expect_eq(stats.pairs, got.count);
+          col_pairs_free(&got), free(want.data);
+          set_free(&a), set_free(&b);
+        }
+  float x[1] = {0};
+  const col_boxes two = {2, {x, x, NULL}, {x, x, NULL}, 1}, three = {3, {x, x, x}, {x, x, x}, 1};
+  col_pairs out = {0};
+  cr_assert_eq(col_broadphase_bipartite(&two, &three, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_SIZE);
+  cr_assert_eq(col_broadphase_bipartite(NULL, &two, COL_TOUCH_OVERLAPS, &out, NULL), COL_ERR_NULL);
+  cr_assert_eq(col_broadphase_bipartite(&two, &two, (col_touch)3, &out, NULL), COL_ERR_ARGUMENT);
+  cr_assert_eq(col_broadphase_bipartite(&two, &two, COL_TOUCH_OVERLAPS, &out, NULL), COL_OK);
+  cr_assert_eq(out.count, 1, "a point box touches itself under the closed rule");
+  col_pairs_free(&out);
+}

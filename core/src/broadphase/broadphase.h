@@ -16,6 +16,8 @@ typedef struct col__bp {
 
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
+/* Appends (a, b) as given (bipartite pairs index two different sets). */
+col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b);
 
 /* Box i as a 3D box (z = 0..0 for 2D sets), and whether any of its coordinates is NaN
  * (inline: every algorithm calls them per box). */

@@ -26,6 +26,10 @@ void col_pairs_sort(col_pairs *pairs) {
 }
 
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b) {
+  return a < b ? col__bp_push_ordered(bp, a, b) : col__bp_push_ordered(bp, b, a);
+}
+
+col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b) {
   col_pairs *out = bp->out;
   if (out->count == out->capacity) {
     const size_t grown = out->capacity ? 2 * out->capacity : 256;
@@ -34,7 +38,7 @@ col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b) {
     out->data = data;
     out->capacity = grown;
   }
-  out->data[out->count++] = a < b ? (col_pair){a, b} : (col_pair){b, a};
+  out->data[out->count++] = (col_pair){a, b};
   bp->stats.pairs++;
   return COL_OK;
 }
