@@ -79,19 +79,13 @@ static col_status sweep(col__bp *bp, const sorted_set *from, const sorted_set *t
 
 col_status col_broadphase_bipartite(const col_boxes *first, const col_boxes *second,
                                     col_touch touch, col_pairs *out, col_broadphase_stats *stats) {
-  if (first == NULL || second == NULL || out == NULL) return COL_ERR_NULL;
-  const col_boxes *sets[2] = {first, second};
-  for (int k = 0; k < 2; k++) {
-    if (sets[k]->dims != 2 && sets[k]->dims != 3) return COL_ERR_SIZE;
-    if (sets[k]->count > 0)
-      for (unsigned d = 0; d < sets[k]->dims; d++)
-        if (sets[k]->min[d] == NULL || sets[k]->max[d] == NULL) return COL_ERR_NULL;
-    if (sets[k]->count > UINT32_MAX) return COL_ERR_SIZE;
-  }
+  if (out == NULL) return COL_ERR_NULL;
+  col_status st = col__bp_check(first, touch);
+  if (st == COL_OK) st = col__bp_check(second, touch);
+  if (st != COL_OK) return st;
   if (first->dims != second->dims) return COL_ERR_SIZE;
-  if (touch != COL_TOUCH_OVERLAPS && touch != COL_TOUCH_SEPARATES) return COL_ERR_ARGUMENT;
   col__bp bp = {first, touch, NULL, out, {0, 0}};
-  col_status st = col__backend_active(&bp.backend);
+  st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
   sorted_set a, b;

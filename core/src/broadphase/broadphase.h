@@ -14,6 +14,9 @@ typedef struct col__bp {
   col_broadphase_stats stats;
 } col__bp;
 
+/* The argument checks every broadphase entry point shares (see col_broadphase_pairs). */
+col_status col__bp_check(const col_boxes *boxes, col_touch touch);
+
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
 /* Appends (a, b) as given (bipartite pairs index two different sets). */

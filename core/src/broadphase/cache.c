@@ -158,15 +158,11 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
 col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
                                        col_touch touch, col_pairs *out,
                                        col_broadphase_stats *stats) {
-  if (cache == NULL || boxes == NULL || out == NULL) return COL_ERR_NULL;
-  if (boxes->dims != 2 && boxes->dims != 3) return COL_ERR_SIZE;
-  if (boxes->count > 0)
-    for (unsigned k = 0; k < boxes->dims; k++)
-      if (boxes->min[k] == NULL || boxes->max[k] == NULL) return COL_ERR_NULL;
-  if (boxes->count > UINT32_MAX) return COL_ERR_SIZE;
-  if (touch != COL_TOUCH_OVERLAPS && touch != COL_TOUCH_SEPARATES) return COL_ERR_ARGUMENT;
+  if (cache == NULL || out == NULL) return COL_ERR_NULL;
+  col_status st = col__bp_check(boxes, touch);
+  if (st != COL_OK) return st;
   col__bp bp = {boxes, touch, NULL, out, {0, 0}};
-  col_status st = col__backend_active(&bp.backend);
+  st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
   const bool same = cache->valid && cache->dims == boxes->dims && cache->touch == touch &&

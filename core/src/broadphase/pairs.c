@@ -75,15 +75,22 @@ void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scra
   }
 }
 
-col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
-                                col_pairs *out, col_broadphase_stats *stats) {
-  if (boxes == NULL || out == NULL) return COL_ERR_NULL;
+col_status col__bp_check(const col_boxes *boxes, col_touch touch) {
+  if (boxes == NULL) return COL_ERR_NULL;
   if (boxes->dims != 2 && boxes->dims != 3) return COL_ERR_SIZE;
   if (boxes->count > 0)
     for (unsigned k = 0; k < boxes->dims; k++)
       if (boxes->min[k] == NULL || boxes->max[k] == NULL) return COL_ERR_NULL;
   if (boxes->count > UINT32_MAX) return COL_ERR_SIZE;
   if (touch != COL_TOUCH_OVERLAPS && touch != COL_TOUCH_SEPARATES) return COL_ERR_ARGUMENT;
+  return COL_OK;
+}
+
+col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
+                                col_pairs *out, col_broadphase_stats *stats) {
+  if (out == NULL) return COL_ERR_NULL;
+  const col_status checked = col__bp_check(boxes, touch);
+  if (checked != COL_OK) return checked;
   if (algorithm != COL_BROADPHASE_BRUTE && algorithm != COL_BROADPHASE_SAP &&
       algorithm != COL_BROADPHASE_GRID && algorithm != COL_BROADPHASE_TREE &&
       algorithm != COL_BROADPHASE_QUADTREE)
