@@ -4,8 +4,9 @@
  * the scalar rule, so it appears once, as "scalar". Brute force stops at 16,384 boxes (N(N-1)/2
  * tests get too slow to repeat), except on the box-pruning scene's 10,000.
  * Scenes (DESIGN.md 4.6), closed touch rule:
- *   uniform:     2D, centres uniform in a square of side 8 sqrt(N), half-extents 0.5..2: the
- *                density (about one neighbour per box) stays the same at every N.
+ *   uniform:     2D, centres uniform in a square of side 8 sqrt(N / density), half-extents
+ *                0.5..2: the density (about `density` neighbours per box) is the same at every N;
+ *                density 1 here, and 8 in the scene "dense".
  *   boxprune3d:  the published box-pruning benchmark's generator: LCG state 42,
  *                state = state * 214013 + 2531011, value = (state >> 16) & 0x7FFF; per box
  *                centre x, y, z = (value & 4095) - 2048, then extents = value & 127.
@@ -16,8 +17,9 @@
  *   moving:      the uniform scene where every frame a tenth of the boxes (a rotating tenth)
  *                moves by up to one unit per axis; each iteration is one frame. The from-scratch
  *                algorithms recompute everything; tree-incremental is col_broadphase_cache.
- * Counters: pairs, tests, savings = 1 - tests / (N(N-1)/2), kcycles_per_run (TSC), and
- * pair_list_bytes (the pair list's memory after the run). */
+ * Counters: pairs, tests, savings = 1 - tests / (N(N-1)/2), kcycles_per_run (TSC),
+ * scratch_bytes (peak working memory of the run, from col_broadphase_stats) and pair_list_bytes
+ * (the pair list's memory after the run). */
 #include "bench.h"
 
 #include <math.h>
@@ -31,7 +33,7 @@ typedef struct scene {
   float *v[6]; /* min x y z, max x y z */
 } scene;
 
-enum { UNIFORM, BOXPRUNE3D, BOXPRUNE2D, CLUSTERED, PLATFORMER, MOVING, SCENES };
+enum { UNIFORM, BOXPRUNE3D, BOXPRUNE2D, CLUSTERED, PLATFORMER, MOVING, DENSE, SCENES };
 #define INCREMENTAL ((col_broadphase)99) /* the cache, not a col_broadphase value */
 
 typedef struct bp_case {
@@ -50,10 +52,10 @@ static void alloc_scene(scene *s, size_t n, unsigned dims) {
   s->n = n, s->dims = dims;
 }
 
-static void fill_uniform(scene *s, size_t n, uint64_t seed) {
+static void fill_uniform(scene *s, size_t n, uint64_t seed, float density) {
   alloc_scene(s, n, 2);
   uint64_t rng = seed;
-  const float side = 8.0f * sqrtf((float)n);
+  const float side = 8.0f * sqrtf((float)n / density);
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < 3; k++) {
       const float c = bench_uniform(&rng, 0, side), e = bench_uniform(&rng, 0.5f, 2);
@@ -123,7 +125,8 @@ static const scene *make_scene(int which, size_t n) {
   case BOXPRUNE2D: fill_boxprune(s, n, 2); break;
   case CLUSTERED: fill_clustered(s, n); break;
   case PLATFORMER: fill_platformer(s, n); break;
-  default: fill_uniform(s, n, 21); break;
+  case DENSE: fill_uniform(s, n, 26, 8.0f); break;
+  default: fill_uniform(s, n, 21, 1.0f); break;
   }
   return s;
 }
@@ -136,14 +139,14 @@ static void run(gb_state *st, void *user) {
   scene own = {0};
   const scene *s;
   if (c->scene == MOVING) {
-    fill_uniform(&own, n, 22);
+    fill_uniform(&own, n, 22, 1.0f);
     s = &own;
   } else {
     s = make_scene(c->scene, n);
   }
   const col_boxes boxes = {s->dims, {s->v[0], s->v[1], s->v[2]}, {s->v[3], s->v[4], s->v[5]}, n};
   col_pairs pairs = {0};
-  col_broadphase_stats stats = {0, 0};
+  col_broadphase_stats stats = {0, 0, 0};
   col_broadphase_cache *cache = NULL;
   col_status all = c->algorithm == INCREMENTAL ? col_broadphase_cache_create(&cache) : COL_OK;
   uint64_t rng = 25, frame = 0;
@@ -178,12 +181,13 @@ static void run(gb_state *st, void *user) {
   gb_counter(st, "kcycles_per_run", (double)ticks / (double)gb_iteration_count(st) / 1000.0,
              GB_PLAIN);
   gb_counter(st, "pair_list_bytes", (double)(pairs.capacity * sizeof(col_pair)), GB_PLAIN);
+  gb_counter(st, "scratch_bytes", (double)stats.scratch_bytes, GB_PLAIN);
   col_pairs_free(&pairs);
 }
 
 static const char *const algorithm_name[] = {"brute", "sap", "grid", "tree", "quadtree"};
-static const char *const scene_name[] = {"uniform",   "boxprune3d", "boxprune2d",
-                                         "clustered", "platformer", "moving"};
+static const char *const scene_name[] = {"uniform",    "boxprune3d", "boxprune2d", "clustered",
+                                         "platformer", "moving",     "dense"};
 
 static void add(col_broadphase algorithm, const char *backend, int which) {
   /* Static storage: the registration keeps a pointer for the whole run. */

@@ -325,9 +325,11 @@ typedef enum col_broadphase {
                                   ancestors' boxes */
 } col_broadphase;
 
-/* What a broadphase run did: box-pair tests performed, and pairs found. */
+/* What a broadphase run did: box-pair tests performed, pairs found, and the peak bytes of
+ * working memory it held at once (sort keys, copies, grid cells, tree nodes...; the pair list
+ * itself not included). */
 typedef struct col_broadphase_stats {
-  uint64_t tests, pairs;
+  uint64_t tests, pairs, scratch_bytes;
 } col_broadphase_stats;
 
 /* All pairs (a, b), a < b, of boxes that overlap under `touch` (exactly the pairs for which

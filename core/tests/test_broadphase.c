@@ -58,7 +58,7 @@ static void expect_all_agree(const box_set *s, col_touch touch, const char *scen
       }
   for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
     col_pairs got = {0};
-    col_broadphase_stats stats = {0, 0};
+    col_broadphase_stats stats = {0, 0, 0};
     cr_assert_eq(col_broadphase_pairs(algorithms[a], &s->boxes, touch, &got, &stats), COL_OK);
     col_pairs_sort(&got);
     cr_expect_eq(got.count, want.count, "%s %s %uD touch %d n=%zu: %zu pairs, want %zu",
@@ -153,6 +153,11 @@ Test(broadphase, pruning_prunes) {
   cr_expect_lt(grid.tests * 20, brute.tests, "grid tested %llu", (unsigned long long)grid.tests);
   cr_expect_eq(sap.pairs, brute.pairs);
   cr_expect_eq(grid.pairs, brute.pairs);
+  /* Working memory: brute force one index per box; sweep and prune order, keys, radix scratch
+   * (2n), indices and a sorted copy of 2 x dims arrays. */
+  cr_expect_eq(brute.scratch_bytes, 2000u * 4u);
+  cr_expect_eq(sap.scratch_bytes, 2000u * (5u + 4u) * 4u);
+  cr_expect_gt(grid.scratch_bytes, 2000u * 16u, "at least one 16-byte cell entry per box");
   col_pairs_free(&out);
   set_free(&s);
 }

@@ -84,7 +84,7 @@ col_status col_broadphase_bipartite(const col_boxes *first, const col_boxes *sec
   if (st == COL_OK) st = col__bp_check(second, touch);
   if (st != COL_OK) return st;
   if (first->dims != second->dims) return COL_ERR_SIZE;
-  col__bp bp = {first, touch, NULL, out, {0, 0}};
+  col__bp bp = {first, touch, NULL, out, {0, 0, 0}};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
@@ -97,6 +97,9 @@ col_status col_broadphase_bipartite(const col_boxes *first, const col_boxes *sec
   const size_t longest = first->count > second->count ? first->count : second->count;
   uint32_t *idx = st == COL_OK ? malloc((longest ? longest : 1) * sizeof *idx) : NULL;
   if (st == COL_OK && idx == NULL) st = COL_ERR_MEMORY;
+  col__bp_scratch(&bp, (first->count + second->count) * (1 + 2 * (size_t)first->dims) *
+                               sizeof(uint32_t) +
+                           longest * sizeof(uint32_t));
   if (st == COL_OK) st = sweep(&bp, &a, &b, true, false, idx); /* B.min x >= A.min x */
   if (st == COL_OK) st = sweep(&bp, &b, &a, false, true, idx); /* A.min x > B.min x */
   free(idx), sorted_free(&a), sorted_free(&b);

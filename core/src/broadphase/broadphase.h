@@ -14,6 +14,11 @@ typedef struct col__bp {
   col_broadphase_stats stats;
 } col__bp;
 
+/* Records that `bytes` of working memory are held at once (keeps the peak). */
+static inline void col__bp_scratch(col__bp *bp, size_t bytes) {
+  if (bytes > bp->stats.scratch_bytes) bp->stats.scratch_bytes = bytes;
+}
+
 /* The argument checks every broadphase entry point shares (see col_broadphase_pairs). */
 col_status col__bp_check(const col_boxes *boxes, col_touch touch);
 

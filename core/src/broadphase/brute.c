@@ -9,6 +9,7 @@ col_status col__bp_brute(col__bp *bp) {
   const size_t n = boxes->count;
   uint32_t *idx = malloc(n * sizeof(uint32_t));
   if (idx == NULL) return COL_ERR_MEMORY;
+  col__bp_scratch(bp, n * sizeof(uint32_t));
   col_status st = COL_OK;
   for (size_t i = 0; i + 1 < n && st == COL_OK; i++) {
     const size_t rest = n - i - 1;

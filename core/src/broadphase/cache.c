@@ -161,7 +161,7 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
   if (cache == NULL || out == NULL) return COL_ERR_NULL;
   col_status st = col__bp_check(boxes, touch);
   if (st != COL_OK) return st;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0}};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
@@ -187,6 +187,11 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
     return st;
   }
   cache->valid = true;
+  /* What the cache holds between frames: boxes, flags, tree, pairs, candidates. */
+  col__bp_scratch(&bp, cache->count * (6 * sizeof(float) + 2 * sizeof(bool) + sizeof(int32_t)) +
+                           cache->tree.capacity * sizeof(col__tree_node) +
+                           cache->pairs.capacity * sizeof(col_pair) +
+                           cache->cand_cap * sizeof(uint32_t));
   if (stats != NULL) *stats = bp.stats;
   return COL_OK;
 }

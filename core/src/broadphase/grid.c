@@ -119,6 +119,7 @@ col_status col__bp_grid(col__bp *bp) {
 
   col_status st = COL_OK;
   entry *tmp = used ? malloc(used * sizeof(entry)) : NULL;
+  col__bp_scratch(bp, (cap + used) * sizeof(entry) + 2 * n * sizeof(uint32_t));
   if (used && tmp == NULL) st = COL_ERR_MEMORY;
   if (st == COL_OK && used) sort_entries(entries, tmp, used);
   free(tmp);

@@ -95,7 +95,7 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
       algorithm != COL_BROADPHASE_GRID && algorithm != COL_BROADPHASE_TREE &&
       algorithm != COL_BROADPHASE_QUADTREE)
     return COL_ERR_ARGUMENT;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0}};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}};
   col_status st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

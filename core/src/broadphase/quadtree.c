@@ -128,6 +128,7 @@ col_status col__bp_quadtree(col__bp *bp) {
   uint32_t *items = calloc(n, sizeof *items), *scratch = calloc(n, sizeof *scratch);
   uint32_t *ancestors = calloc(n, sizeof *ancestors);
   col_status st = norm && items && scratch && ancestors ? COL_OK : COL_ERR_MEMORY;
+  col__bp_scratch(bp, n * (sizeof *norm + 3 * sizeof(uint32_t)));
   size_t m = 0;
   col_aabb3 root = {{INFINITY, INFINITY, 0.0f}, {-INFINITY, -INFINITY, 0.0f}};
   if (boxes->dims == 3) root.min.z = INFINITY, root.max.z = -INFINITY;

@@ -37,6 +37,7 @@ col_status col__bp_sap(col__bp *bp) {
   /* One block: order, keys, radix scratch (2n), idx, and the sorted SoA copy (2 * dims). */
   uint32_t *mem = malloc(n * (5 + 2 * (size_t)dims) * sizeof(uint32_t));
   if (mem == NULL) return COL_ERR_MEMORY;
+  col__bp_scratch(bp, n * (5 + 2 * (size_t)dims) * sizeof(uint32_t));
   uint32_t *order = mem, *keys = mem + n, *scratch = mem + 2 * n, *idx = mem + 4 * n;
   float *sorted = (float *)(void *)(mem + 5 * n);
   size_t m = 0;

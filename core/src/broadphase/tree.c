@@ -319,6 +319,9 @@ col_status col__bp_tree(col__bp *bp) {
         st = col__bp_push(bp, (uint32_t)i, cand[k]);
     }
   }
+  /* The copies, the tree (nodes, leaf map, and the build's items and keys) and candidates. */
+  col__bp_scratch(bp, n * (sizeof *norm + sizeof *usable + 3 * sizeof(uint32_t)) +
+                          t.capacity * sizeof(col__tree_node) + cap * sizeof *cand);
   free(cand), free(norm), free(usable);
   col__tree_free(&t);
   return st;
