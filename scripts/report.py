@@ -280,6 +280,18 @@ def broadphase_section(table, out_dir, rel, machine):
                 cells.append(cell)
             lines.append(f"| {n} | " + " | ".join(cells) + " |")
         lines.append("")
+        # Working memory at the largest size each algorithm ran.
+        mem = []
+        for label in labels:
+            by_n = runs[scene][label]
+            if by_n:
+                n_max = max(by_n)
+                b = by_n[n_max]
+                if "scratch_bytes" in b:
+                    mem.append(f"`{label}` {b['scratch_bytes'] / 2**20:.2f} MiB at N = {n_max}"
+                               f" (+ {b.get('pair_list_bytes', 0) / 2**20:.2f} MiB of pairs)")
+        if mem:
+            lines += ["Peak working memory per run (`scratch_bytes`): " + "; ".join(mem) + ".", ""]
         # Crossover: the smallest N from which a broadphase beats the best brute force.
         brutes = [label for label in labels if label.startswith("brute")]
         if brutes:
