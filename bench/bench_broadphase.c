@@ -34,7 +34,8 @@ typedef struct scene {
 } scene;
 
 enum { UNIFORM, BOXPRUNE3D, BOXPRUNE2D, CLUSTERED, PLATFORMER, MOVING, DENSE, SCENES };
-#define INCREMENTAL ((col_broadphase)99) /* the cache, not a col_broadphase value */
+#define INCREMENTAL     ((col_broadphase)99)  /* the cache keeping a tree */
+#define INCREMENTAL_SAP ((col_broadphase)100) /* the cache keeping sweep and prune */
 
 typedef struct bp_case {
   col_broadphase algorithm;
@@ -148,7 +149,10 @@ static void run(gb_state *st, void *user) {
   col_pairs pairs = {0};
   col_broadphase_stats stats = {0, 0, 0};
   col_broadphase_cache *cache = NULL;
-  col_status all = c->algorithm == INCREMENTAL ? col_broadphase_cache_create(&cache) : COL_OK;
+  const bool cached = c->algorithm == INCREMENTAL || c->algorithm == INCREMENTAL_SAP;
+  col_status all = cached ? col_broadphase_cache_create(&cache) : COL_OK;
+  if (all == COL_OK && c->algorithm == INCREMENTAL_SAP)
+    all = col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP);
   uint64_t rng = 25, frame = 0;
   const uint64_t t0 = bench_tsc();
   while (gb_keep_running(st)) {
@@ -159,7 +163,7 @@ static void run(gb_state *st, void *user) {
       }
       frame++;
     }
-    if (c->algorithm == INCREMENTAL)
+    if (cached)
       all |= col_broadphase_cache_update(cache, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
     else
       all |= col_broadphase_pairs(c->algorithm, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
@@ -191,15 +195,17 @@ static const char *const scene_name[] = {"uniform",    "boxprune3d", "boxprune2d
 
 static void add(col_broadphase algorithm, const char *backend, int which) {
   /* Static storage: the registration keeps a pointer for the whole run. */
-  static bp_case cases[SCENES * (2 * BENCH_MAX_BACKENDS + 4)];
+  static bp_case cases[SCENES * (3 * BENCH_MAX_BACKENDS + 4)];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   bp_case *c = &cases[used++];
   *c = (bp_case){algorithm, backend, which};
   char name[128];
   snprintf(name, sizeof name, "broadphase/%s/%s/%s",
-           algorithm == INCREMENTAL ? "tree-incremental" : algorithm_name[algorithm], backend,
-           scene_name[which]);
+           algorithm == INCREMENTAL       ? "tree-incremental"
+           : algorithm == INCREMENTAL_SAP ? "sap-incremental"
+                                          : algorithm_name[algorithm],
+           backend, scene_name[which]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
   if (which == BOXPRUNE3D || which == BOXPRUNE2D) {
@@ -230,6 +236,7 @@ void bench_register_broadphase(void) {
       if (is_native_simd_or_scalar(names[k])) {
         if (which != MOVING) add(COL_BROADPHASE_BRUTE, names[k], which);
         add(COL_BROADPHASE_SAP, names[k], which);
+        if (which == MOVING) add(INCREMENTAL_SAP, names[k], which);
       }
     add(COL_BROADPHASE_GRID, "scalar", which);
     add(COL_BROADPHASE_TREE, "scalar", which);

@@ -94,7 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   col_broadphase_cache *cache = NULL;
   if (col_broadphase_cache_create(&cache) != COL_OK) abort();
   fz_select("scalar");
-  for (int frame = 0; frame < 3; frame++) {
+  /* Frames 0-2 keep the tree, 3-5 sweep and prune (switching resets the cache). */
+  for (int frame = 0; frame < 6; frame++) {
+    if (frame == 3 && col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP) != COL_OK)
+      abort();
     if (frame > 0)
       for (size_t i = (size_t)frame; i < n; i += 5) {
         const float step = (float)((int)(i % 7) - 3) * 0.25f;

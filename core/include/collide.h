@@ -361,6 +361,12 @@ typedef struct col_broadphase_cache col_broadphase_cache;
 
 /* COL_ERR_NULL or COL_ERR_MEMORY; *cache is set on success only. */
 col_status col_broadphase_cache_create(col_broadphase_cache **cache);
+/* The algorithm the cache keeps up to date: COL_BROADPHASE_TREE (the default: moved boxes are
+ * reinserted and looked up, other pairs carried over) or COL_BROADPHASE_SAP (the order on min x
+ * is kept and re-sorted by insertion sort, nearly linear when few boxes move, then swept).
+ * Other values: COL_ERR_ARGUMENT. A change resets the cache. */
+col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
+                                              col_broadphase algorithm);
 void col_broadphase_cache_destroy(col_broadphase_cache *cache);
 /* The pairs of this frame's `boxes` into `out`; stats count the exact box tests of this
  * update (not the tree traversal). Errors as col_broadphase_pairs; after an error the cache

@@ -209,6 +209,11 @@ Test(broadphase, cache_follows_moving_boxes_exactly) {
       fill(&s, SPREAD, &rng);
       col_broadphase_cache *cache = NULL;
       cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+      /* Alternate the kept algorithm between runs: the tree, then sweep and prune. */
+      const col_broadphase kept = (dims + touch) % 2 ? COL_BROADPHASE_SAP : COL_BROADPHASE_TREE;
+      cr_assert_eq(col_broadphase_cache_set_algorithm(cache, kept), COL_OK);
+      cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_GRID),
+                   COL_ERR_ARGUMENT);
       for (int frame = 0; frame < 40; frame++) {
         for (size_t i = 0; i < s.n; i++) {
           if (rand_below(&rng, 10) != 0) continue; /* about 10% move */

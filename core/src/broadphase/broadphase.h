@@ -95,6 +95,9 @@ void col__tree_free(col__tree *t);
 
 col_status col__bp_brute(col__bp *bp);
 col_status col__bp_sap(col__bp *bp);
+/* The sweep of sweep and prune over `order` (m usable boxes sorted on min x); `mem` holds
+ * n * (1 + 2 * dims) words (indices and the sorted copy). */
+col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *mem);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);

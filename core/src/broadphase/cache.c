@@ -7,6 +7,10 @@
 #include <string.h>
 
 struct col_broadphase_cache {
+  col_broadphase algorithm; /* TREE or SAP */
+  uint32_t *sap_order;      /* SAP: usable boxes sorted on min x, sap_m of them */
+  uint32_t *sap_keys;       /* SAP: their keys, then n * (1 + 2 * dims) words for the sweep */
+  size_t sap_m;
   unsigned dims;
   col_touch touch;
   size_t count;
@@ -27,16 +31,64 @@ col_status col_broadphase_cache_create(col_broadphase_cache **cache) {
   col_broadphase_cache *c = calloc(1, sizeof *c);
   if (c == NULL) return COL_ERR_MEMORY;
   c->tree.root = c->tree.free_list = -1;
+  c->algorithm = COL_BROADPHASE_TREE;
   *cache = c;
   return COL_OK;
 }
 
 static void reset(col_broadphase_cache *c) {
   free(c->coords), free(c->moved), free(c->usable), free(c->cand);
+  free(c->sap_order), free(c->sap_keys);
+  c->sap_order = c->sap_keys = NULL, c->sap_m = 0;
   col__tree_free(&c->tree);
   col_pairs_free(&c->pairs);
   c->coords = NULL, c->moved = NULL, c->usable = NULL, c->cand = NULL;
   c->cand_cap = 0, c->count = 0, c->valid = false;
+}
+
+col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
+                                              col_broadphase algorithm) {
+  if (cache == NULL) return COL_ERR_NULL;
+  if (algorithm != COL_BROADPHASE_TREE && algorithm != COL_BROADPHASE_SAP) return COL_ERR_ARGUMENT;
+  if (algorithm != cache->algorithm) reset(cache), cache->algorithm = algorithm;
+  return COL_OK;
+}
+
+/* Sweep and prune kept up to date: last frame's order, filtered to the boxes usable now and
+ * completed with the newly usable ones, re-sorted on the current min x by insertion sort
+ * (stable; nearly linear when the order barely changed), then swept. */
+static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
+  const col_boxes *boxes = bp->boxes;
+  const size_t n = boxes->count, words = n * (1 + 2 * (size_t)boxes->dims);
+  if (first) {
+    reset(c);
+    c->sap_order = malloc((n ? n : 1) * sizeof(uint32_t));
+    c->sap_keys = malloc((n + words + 2 * n + 1) * sizeof(uint32_t));
+    c->moved = calloc(n ? n : 1, sizeof(bool));
+    if (c->sap_order == NULL || c->sap_keys == NULL || c->moved == NULL) return COL_ERR_MEMORY;
+  }
+  uint32_t *order = c->sap_order, *keys = c->sap_keys;
+  bool *in_order = c->moved;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) in_order[i] = false;
+  for (size_t r = 0; r < c->sap_m; r++)
+    if (!col__bp_has_nan(boxes, c->sap_order[r])) in_order[order[m++] = c->sap_order[r]] = true;
+  for (size_t i = 0; i < n; i++)
+    if (!in_order[i] && !col__bp_has_nan(boxes, i)) order[m++] = (uint32_t)i;
+  for (size_t r = 0; r < m; r++) keys[r] = col__float_key(boxes->min[0][order[r]]);
+  if (first) {
+    col__radix_sort32(keys, order, m, keys + n + words);
+  } else {
+    for (size_t r = 1; r < m; r++) {
+      const uint32_t key = keys[r], item = order[r];
+      size_t at = r;
+      for (; at > 0 && keys[at - 1] > key; at--) keys[at] = keys[at - 1], order[at] = order[at - 1];
+      keys[at] = key, order[at] = item;
+    }
+  }
+  c->sap_m = m;
+  col__bp_scratch(bp, (2 * n + words + 2 * n) * sizeof(uint32_t));
+  return col__bp_sap_sweep(bp, order, m, keys + n);
 }
 
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
@@ -167,6 +219,18 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
   out->count = 0;
   const bool same = cache->valid && cache->dims == boxes->dims && cache->touch == touch &&
                     cache->count == boxes->count;
+  if (cache->algorithm == COL_BROADPHASE_SAP) {
+    st = sap_frame(cache, &bp, !same);
+    if (st != COL_OK) {
+      reset(cache);
+      out->count = 0;
+      return st;
+    }
+    cache->dims = boxes->dims, cache->touch = touch, cache->count = boxes->count;
+    cache->valid = true;
+    if (stats != NULL) *stats = bp.stats;
+    return COL_OK;
+  }
   st = same ? step(cache, &bp) : rebuild(cache, &bp);
   if (st == COL_OK) {
     /* Keep this frame's pairs for the next one. */

@@ -39,7 +39,6 @@ col_status col__bp_sap(col__bp *bp) {
   if (mem == NULL) return COL_ERR_MEMORY;
   col__bp_scratch(bp, n * (5 + 2 * (size_t)dims) * sizeof(uint32_t));
   uint32_t *order = mem, *keys = mem + n, *scratch = mem + 2 * n, *idx = mem + 4 * n;
-  float *sorted = (float *)(void *)(mem + 5 * n);
   size_t m = 0;
   for (size_t i = 0; i < n; i++)
     if (!col__bp_has_nan(boxes, i)) {
@@ -47,7 +46,17 @@ col_status col__bp_sap(col__bp *bp) {
       keys[m++] = col__float_key(boxes->min[0][i]);
     }
   col__radix_sort32(keys, order, m, scratch);
+  const col_status st = col__bp_sap_sweep(bp, order, m, idx);
+  free(mem);
+  return st;
+}
 
+col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *mem) {
+  const col_boxes *boxes = bp->boxes;
+  const unsigned dims = boxes->dims;
+  const size_t n = boxes->count;
+  uint32_t *idx = mem;
+  float *sorted = (float *)(void *)(mem + n);
   const float *min[3] = {NULL, NULL, NULL}, *max[3] = {NULL, NULL, NULL};
   for (unsigned k = 0; k < dims; k++) {
     float *smin = sorted + 2 * k * n, *smax = smin + n;
@@ -84,6 +93,5 @@ col_status col__bp_sap(col__bp *bp) {
     for (size_t k = 0; k < hits && st == COL_OK; k++)
       st = col__bp_push(bp, order[r], order[r + 1 + idx[k]]);
   }
-  free(mem);
   return st;
 }
