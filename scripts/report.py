@@ -229,16 +229,24 @@ def broadphase_section(table, out_dir, rel, machine):
         lines.append(f"| uniform, 10,000 boxes: best broadphase ≥ 100x scalar brute force | "
                      f"{fmt(ratio, 0)}x ({best_bp[1]}) | {'met' if ratio >= 100 else 'missed'} |")
     moving = runs.get("moving", {})
-    inc = moving.get("tree-incremental/scalar", {}).get(8192)
-    scratch = moving.get("tree/scalar", {}).get(8192)
-    if inc and scratch:
-        ratio = scratch["kcycles_per_run"] / inc["kcycles_per_run"]
-        best_scratch = min((b[8192]["kcycles_per_run"], label) for label, b in moving.items()
-                           if 8192 in b and label != "tree-incremental/scalar")
-        lines.append(f"| moving scene, 8,192 boxes: incremental update ≥ 2x its from-scratch run | "
-                     f"{ratio:.1f}x (tree-incremental {inc['kcycles_per_run']:,.0f} K vs tree "
-                     f"{scratch['kcycles_per_run']:,.0f} K per frame; fastest from scratch: "
-                     f"{best_scratch[1]} {best_scratch[0]:,.0f} K) | {'met' if ratio >= 2 else 'missed'} |")
+    ratios = []  # (ratio, incremental label, its from-scratch label)
+    for label, by_n in moving.items():
+        if "-incremental/" not in label or 8192 not in by_n:
+            continue
+        scratch_label = label.replace("-incremental", "")
+        if 8192 in moving.get(scratch_label, {}):
+            ratios.append((moving[scratch_label][8192]["kcycles_per_run"] / by_n[8192]["kcycles_per_run"],
+                           label, scratch_label))
+    if ratios:
+        ratio, label, scratch_label = max(ratios)
+        best_scratch = min((b[8192]["kcycles_per_run"], lab) for lab, b in moving.items()
+                           if 8192 in b and "-incremental" not in lab)
+        others = ", ".join(f"{lab} {r:.1f}x" for r, lab, _ in sorted(ratios, reverse=True))
+        lines.append(f"| moving scene, 8,192 boxes: best incremental update ≥ 2x its from-scratch run | "
+                     f"{ratio:.1f}x ({label} {moving[label][8192]['kcycles_per_run']:,.0f} K vs "
+                     f"{scratch_label} {moving[scratch_label][8192]['kcycles_per_run']:,.0f} K per frame; "
+                     f"all: {others}; fastest from scratch: {best_scratch[1]} {best_scratch[0]:,.0f} K) | "
+                     f"{'met' if ratio >= 2 else 'missed'} |")
     lines.append("")
 
     for scene in sorted(runs):
@@ -334,7 +342,8 @@ BOXPRUNE_NOTE = (
     "spends most of its time on cell bookkeeping (sorting cell entries), and the tree on its "
     "top-down build and pointer-chasing queries; the incremental tree wins over its own "
     "from-scratch run but, at 10% movers per frame, not over the grid or sweep and prune "
-    "rebuilt from scratch."
+    "rebuilt from scratch. Sweep and prune kept by insertion sort gains almost nothing: its "
+    "radix sort was only ~3% of the run; the sweep itself is redone every frame."
 )
 
 
