@@ -11,15 +11,16 @@ O ?= build/release
 PYTHON ?= /usr/bin/python3
 
 # Not negotiable: bit-exact SIMD needs IEEE semantics without contraction (DESIGN.md 3).
-# -ffast-math or -Ofast in CFLAGS is refused below.
+# Fast-math flags in CFLAGS (fast-math, or the O-level that implies it) are refused below.
 REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math -Icore/include -Icore/src
 # The scalar reference must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 2).
 SCALAR_FLAGS := -fno-tree-vectorize
 SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer \
   -fsanitize=address,undefined,float-divide-by-zero -fno-sanitize-recover=all
 
-ifneq ($(filter -ffast-math -Ofast,$(CFLAGS)),)
-$(error CFLAGS contains -ffast-math or -Ofast: collide's bit-exact contract forbids them)
+FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter %fast-math %Ofast,$(CFLAGS)))
+ifneq ($(FAST_MATH_FLAGS),)
+$(error CFLAGS contains $(FAST_MATH_FLAGS): collide's bit-exact contract forbids fast math)
 endif
 
 # Fuzzing builds (clang only): the library and targets carry libFuzzer's coverage hooks.
