@@ -26,12 +26,7 @@ static col_status sort_set(const col_boxes *boxes, sorted_set *s) {
     free(keys), sorted_free(s);
     return COL_ERR_MEMORY;
   }
-  for (size_t i = 0; i < n; i++)
-    if (!col__bp_has_nan(boxes, i)) {
-      s->order[s->m] = (uint32_t)i;
-      keys[s->m++] = col__float_key(boxes->min[0][i]);
-    }
-  col__radix_sort32(keys, s->order, s->m, keys + n);
+  s->m = col__bp_sort_x(boxes, s->order, keys, keys + n);
   free(keys);
   for (size_t k = 0; k < dims; k++) {
     float *mn = s->v + 2 * k * n, *mx = mn + n;

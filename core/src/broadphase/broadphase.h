@@ -92,9 +92,16 @@ col_status col__tree_move(col__tree *t, uint32_t item, col_aabb3 box, float marg
 col_status col__tree_query(const col__tree *t, col_aabb3 box, uint32_t **out, size_t *cap,
                            size_t *found);
 void col__tree_free(col__tree *t);
+/* Every pair of usable boxes whose candidates the tree returns, tested with the exact rule, each
+ * once (from its lower index); `cand` is growable query space. */
+col_status col__tree_all_pairs(col__bp *bp, const col__tree *t, const bool *usable, uint32_t **cand,
+                               size_t *cap);
 
 col_status col__bp_brute(col__bp *bp);
 col_status col__bp_sap(col__bp *bp);
+/* The boxes without NaN, sorted on min x: their indices in `order`, keys in `keys` (n each),
+ * `scratch` 2n words; returns how many. */
+size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch);
 /* The sweep of sweep and prune over `order` (m usable boxes sorted on min x); `mem` holds
  * n * (1 + 2 * dims) words (indices and the sorted copy). */
 col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *mem);

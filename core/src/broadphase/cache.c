@@ -68,17 +68,17 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
     if (c->sap_order == NULL || c->sap_keys == NULL || c->moved == NULL) return COL_ERR_MEMORY;
   }
   uint32_t *order = c->sap_order, *keys = c->sap_keys;
-  bool *in_order = c->moved;
   size_t m = 0;
-  for (size_t i = 0; i < n; i++) in_order[i] = false;
-  for (size_t r = 0; r < c->sap_m; r++)
-    if (!col__bp_has_nan(boxes, c->sap_order[r])) in_order[order[m++] = c->sap_order[r]] = true;
-  for (size_t i = 0; i < n; i++)
-    if (!in_order[i] && !col__bp_has_nan(boxes, i)) order[m++] = (uint32_t)i;
-  for (size_t r = 0; r < m; r++) keys[r] = col__float_key(boxes->min[0][order[r]]);
   if (first) {
-    col__radix_sort32(keys, order, m, keys + n + words);
+    m = col__bp_sort_x(boxes, order, keys, keys + n + words);
   } else {
+    bool *in_order = c->moved;
+    for (size_t i = 0; i < n; i++) in_order[i] = false;
+    for (size_t r = 0; r < c->sap_m; r++)
+      if (!col__bp_has_nan(boxes, c->sap_order[r])) in_order[order[m++] = c->sap_order[r]] = true;
+    for (size_t i = 0; i < n; i++)
+      if (!in_order[i] && !col__bp_has_nan(boxes, i)) order[m++] = (uint32_t)i;
+    for (size_t r = 0; r < m; r++) keys[r] = col__float_key(boxes->min[0][order[r]]);
     for (size_t r = 1; r < m; r++) {
       const uint32_t key = keys[r], item = order[r];
       size_t at = r;
@@ -108,6 +108,20 @@ static col_aabb3 fat_box(col_aabb3 b, float margin) {
                      {b.max.x + margin, b.max.y + margin, b.max.z + margin}};
 }
 
+/* A fresh top-down tree over the current boxes, with fat leaves (the first frame, and
+ * when reinsertions have loosened the tree; the pairs are not touched). */
+static col_status build_tree(col_broadphase_cache *c, const col_boxes *boxes) {
+  const size_t n = boxes->count;
+  col_aabb3 *fat = calloc(n ? n : 1, sizeof *fat);
+  if (fat == NULL) return COL_ERR_MEMORY;
+  for (size_t i = 0; i < n; i++)
+    fat[i] = fat_box(col__normalized(col__bp_box(boxes, i)), c->margin);
+  const col_status st = col__tree_build(&c->tree, fat, c->usable, n);
+  c->reinserted = 0;
+  free(fat);
+  return st;
+}
+
 /* First frame, or a different shape: everything from scratch, with fat leaves. */
 static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
   const col_boxes *boxes = bp->boxes;
@@ -116,8 +130,7 @@ static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
   c->coords = malloc((n ? n : 1) * 6 * sizeof(float));
   c->moved = calloc(n ? n : 1, sizeof(bool));
   c->usable = calloc(n ? n : 1, sizeof(bool));
-  col_aabb3 *fat = calloc(n ? n : 1, sizeof *fat);
-  col_status st = c->coords && c->moved && c->usable && fat ? COL_OK : COL_ERR_MEMORY;
+  col_status st = c->coords && c->moved && c->usable ? COL_OK : COL_ERR_MEMORY;
   double extent = 0.0;
   size_t measured = 0;
   for (size_t i = 0; i < n && st == COL_OK; i++) {
@@ -128,39 +141,9 @@ static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
     if (c->usable[i] && e == e && e < 1e30) extent += e / 2.0, measured++;
   }
   c->margin = measured ? (float)(0.25 * extent / (double)measured) : 0.0f;
-  for (size_t i = 0; i < n && st == COL_OK; i++)
-    fat[i] = fat_box(col__normalized(col__bp_box(boxes, i)), c->margin);
-  if (st == COL_OK) st = col__tree_build(&c->tree, fat, c->usable, n);
-  c->reinserted = 0;
-  free(fat);
-  /* All pairs, by querying every box. */
-  for (size_t i = 0; i < n && st == COL_OK; i++) {
-    if (!c->usable[i]) continue;
-    size_t found = 0;
-    const col_aabb3 a = col__bp_box(boxes, i);
-    st = col__tree_query(&c->tree, col__normalized(a), &c->cand, &c->cand_cap, &found);
-    for (size_t k = 0; k < found && st == COL_OK; k++) {
-      const uint32_t j = c->cand[k];
-      if (j <= i) continue;
-      bp->stats.tests++;
-      if (col__bp_overlap(boxes, a, col__bp_box(boxes, j), bp->touch))
-        st = col__bp_push(bp, (uint32_t)i, j);
-    }
-  }
+  if (st == COL_OK) st = build_tree(c, boxes);
+  if (st == COL_OK) st = col__tree_all_pairs(bp, &c->tree, c->usable, &c->cand, &c->cand_cap);
   c->dims = boxes->dims, c->touch = bp->touch, c->count = n;
-  return st;
-}
-
-/* A fresh top-down tree over the current boxes, with fat leaves; the pairs are kept. */
-static col_status refit_all(col_broadphase_cache *c, const col_boxes *boxes) {
-  const size_t n = boxes->count;
-  col_aabb3 *fat = calloc(n ? n : 1, sizeof *fat);
-  if (fat == NULL) return COL_ERR_MEMORY;
-  for (size_t i = 0; i < n; i++)
-    fat[i] = fat_box(col__normalized(col__bp_box(boxes, i)), c->margin);
-  const col_status st = col__tree_build(&c->tree, fat, c->usable, n);
-  c->reinserted = 0;
-  free(fat);
   return st;
 }
 
@@ -186,7 +169,7 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
   }
   /* Insertion without rotations slowly loosens the tree: once as many leaves have been
    * reinserted as there are boxes, rebuild it top-down (amortized over those frames). */
-  if (st == COL_OK && c->reinserted > n) st = refit_all(c, boxes);
+  if (st == COL_OK && c->reinserted > n) st = build_tree(c, boxes);
   for (size_t k = 0; k < c->pairs.count && st == COL_OK; k++) {
     const col_pair p = c->pairs.data[k];
     if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);

@@ -18,16 +18,12 @@ typedef struct entry {
   uint32_t box;
 } entry;
 
-typedef struct grid {
-  double side;
-} grid;
-
-static bool cell_range(const grid *g, col_aabb3 b, unsigned dims, int64_t lo[3], int64_t hi[3]) {
+static bool cell_range(double side, col_aabb3 b, unsigned dims, int64_t lo[3], int64_t hi[3]) {
   const float mins[3] = {b.min.x, b.min.y, b.min.z}, maxs[3] = {b.max.x, b.max.y, b.max.z};
   uint64_t cells = 1;
   for (unsigned k = 0; k < dims; k++) {
     if (!isfinite(mins[k]) || !isfinite(maxs[k]) || mins[k] > maxs[k]) return false;
-    const double l = floor((double)mins[k] / g->side), h = floor((double)maxs[k] / g->side);
+    const double l = floor((double)mins[k] / side), h = floor((double)maxs[k] / side);
     if (l < -CELL_LIMIT || h > CELL_LIMIT) return false;
     lo[k] = (int64_t)l, hi[k] = (int64_t)h;
     cells *= (uint64_t)(hi[k] - lo[k] + 1);
@@ -43,7 +39,7 @@ static uint64_t cell_key(int64_t x, int64_t y, int64_t z) {
          (uint64_t)(z + (int64_t)bias);
 }
 
-static int64_t cell_of(const grid *g, float v) { return (int64_t)floor((double)v / g->side); }
+static int64_t cell_of(double side, float v) { return (int64_t)floor((double)v / side); }
 
 /* LSD radix sort of entries on their 63-bit cell keys, 11-bit digits, skipping constant ones. */
 static void sort_entries(entry *e, entry *tmp, size_t n) {
@@ -66,7 +62,7 @@ col_status col__bp_grid(col__bp *bp) {
   const col_boxes *boxes = bp->boxes;
   const unsigned dims = boxes->dims;
   const size_t n = boxes->count;
-  grid g = {1.0};
+  double side = 1.0;
 
   /* The cell side from the boxes that could go in the grid. */
   double extent = 0.0;
@@ -82,7 +78,7 @@ col_status col__bp_grid(col__bp *bp) {
     }
     if (ok) extent += e / dims, measured++;
   }
-  if (measured > 0 && extent > 0.0) g.side = 2.0 * extent / (double)measured;
+  if (measured > 0 && extent > 0.0) side = 2.0 * extent / (double)measured;
 
   size_t cap = 4 * n + 16, used = 0;
   entry *entries = malloc(cap * sizeof(entry));
@@ -97,7 +93,7 @@ col_status col__bp_grid(col__bp *bp) {
     rank[i] = UINT32_MAX;
     if (col__bp_has_nan(boxes, i)) continue;
     int64_t lo[3], hi[3];
-    if (!cell_range(&g, col__bp_box(boxes, i), dims, lo, hi)) {
+    if (!cell_range(side, col__bp_box(boxes, i), dims, lo, hi)) {
       rank[i] = (uint32_t)ndirect;
       direct[ndirect++] = (uint32_t)i;
       continue;
@@ -135,8 +131,8 @@ col_status col__bp_grid(col__bp *bp) {
         if (!col__bp_overlap(boxes, a, b, bp->touch)) continue;
         /* Report from the cell of the intersection's min corner only. */
         const uint64_t owner =
-            cell_key(cell_of(&g, fmaxf(a.min.x, b.min.x)), cell_of(&g, fmaxf(a.min.y, b.min.y)),
-                     dims == 3 ? cell_of(&g, fmaxf(a.min.z, b.min.z)) : 0);
+            cell_key(cell_of(side, fmaxf(a.min.x, b.min.x)), cell_of(side, fmaxf(a.min.y, b.min.y)),
+                     dims == 3 ? cell_of(side, fmaxf(a.min.z, b.min.z)) : 0);
         if (owner == entries[start].cell) st = col__bp_push(bp, entries[p].box, entries[q].box);
       }
     }

@@ -30,6 +30,17 @@ static size_t run_end(const float *min_x, size_t lo, size_t hi, float edge, bool
   return base;
 }
 
+size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+  size_t m = 0;
+  for (size_t i = 0; i < boxes->count; i++)
+    if (!col__bp_has_nan(boxes, i)) {
+      order[m] = (uint32_t)i;
+      keys[m++] = col__float_key(boxes->min[0][i]);
+    }
+  col__radix_sort32(keys, order, m, scratch);
+  return m;
+}
+
 col_status col__bp_sap(col__bp *bp) {
   const col_boxes *boxes = bp->boxes;
   const unsigned dims = boxes->dims;
@@ -39,13 +50,7 @@ col_status col__bp_sap(col__bp *bp) {
   if (mem == NULL) return COL_ERR_MEMORY;
   col__bp_scratch(bp, n * (5 + 2 * (size_t)dims) * sizeof(uint32_t));
   uint32_t *order = mem, *keys = mem + n, *scratch = mem + 2 * n, *idx = mem + 4 * n;
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!col__bp_has_nan(boxes, i)) {
-      order[m] = (uint32_t)i;
-      keys[m++] = col__float_key(boxes->min[0][i]);
-    }
-  col__radix_sort32(keys, order, m, scratch);
+  const size_t m = col__bp_sort_x(boxes, order, keys, scratch);
   const col_status st = col__bp_sap_sweep(bp, order, m, idx);
   free(mem);
   return st;

@@ -291,6 +291,26 @@ col_status col__tree_query(const col__tree *t, col_aabb3 box, uint32_t **out, si
   return st;
 }
 
+col_status col__tree_all_pairs(col__bp *bp, const col__tree *t, const bool *usable, uint32_t **cand,
+                               size_t *cap) {
+  const col_boxes *boxes = bp->boxes;
+  col_status st = COL_OK;
+  for (size_t i = 0; i < boxes->count && st == COL_OK; i++) {
+    if (!usable[i]) continue;
+    const col_aabb3 a = col__bp_box(boxes, i);
+    size_t found = 0;
+    st = col__tree_query(t, col__normalized(a), cand, cap, &found);
+    for (size_t k = 0; k < found && st == COL_OK; k++) {
+      const uint32_t j = (*cand)[k];
+      if (j <= i) continue;
+      bp->stats.tests++;
+      if (col__bp_overlap(boxes, a, col__bp_box(boxes, j), bp->touch))
+        st = col__bp_push(bp, (uint32_t)i, j);
+    }
+  }
+  return st;
+}
+
 /* The tree as a from-scratch broadphase: build, then every box queries the tree and keeps the
  * candidates after it (j > i), tested with the exact rule. */
 col_status col__bp_tree(col__bp *bp) {
@@ -307,18 +327,8 @@ col_status col__bp_tree(col__bp *bp) {
   }
   if (st == COL_OK) st = col__tree_build(&t, norm, usable, n);
   uint32_t *cand = NULL;
-  size_t cap = 0, found = 0;
-  for (size_t i = 0; i < n && st == COL_OK; i++) {
-    if (!usable[i]) continue;
-    st = col__tree_query(&t, norm[i], &cand, &cap, &found);
-    const col_aabb3 a = col__bp_box(boxes, i);
-    for (size_t k = 0; k < found && st == COL_OK; k++) {
-      if (cand[k] <= i) continue;
-      bp->stats.tests++;
-      if (col__bp_overlap(boxes, a, col__bp_box(boxes, cand[k]), bp->touch))
-        st = col__bp_push(bp, (uint32_t)i, cand[k]);
-    }
-  }
+  size_t cap = 0;
+  if (st == COL_OK) st = col__tree_all_pairs(bp, &t, usable, &cand, &cap);
   /* The copies, the tree (nodes, leaf map, and the build's items and keys) and candidates. */
   col__bp_scratch(bp, n * (sizeof *norm + sizeof *usable + 3 * sizeof(uint32_t)) +
                           t.capacity * sizeof(col__tree_node) + cap * sizeof *cand);
