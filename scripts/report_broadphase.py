@@ -1,0 +1,157 @@
+"""The broadphase study section of results/REPORT.md (called by report.py): targets, time vs N
+per algorithm and scene, working memory, crossovers with brute force, and the box-pruning
+scene next to the published series."""
+import os
+
+from report_util import fmt, plt, save_figure
+
+PUBLISHED_BOXPRUNE = {10000: 2413, 100000: 182715}  # K-cycles, best published (see README)
+BROADPHASE_TARGETS = {10000: 1200, 100000: 90000}  # K-cycles
+
+
+def broadphase_section(table, out_dir, rel, machine):
+    """Time vs N per algorithm, crossovers, savings, and the box-pruning figures."""
+    runs = {}  # scene -> {label: {N: bench}}
+    for (family, algorithm, scene), rows in table.items():
+        if family != "broadphase":
+            continue
+        for backend, by_n in rows.items():
+            runs.setdefault(scene, {})[f"{algorithm}/{backend}"] = by_n
+    if not runs:
+        return []
+    lines = ["### Broadphase study", ""]
+
+    def kcycles(b):
+        return b.get("kcycles_per_run")
+
+    # Targets first.
+    lines += ["| target | measured | |", "|---|---|---|"]
+    for n, limit in BROADPHASE_TARGETS.items():
+        best = min(((kcycles(b), label) for label, by_n in runs.get("boxprune3d", {}).items()
+                    for m, b in by_n.items() if m == n and kcycles(b)), default=(None, None))
+        got = best[0]  # already K-cycles
+        measured = f"{got:,.0f} K ({best[1]})" if got else "–"
+        verdict = "met" if got and got <= limit else "missed"
+        lines.append(f"| boxprune3d, {n:,} boxes: best ≤ {limit:,} K-cycles | {measured} | {verdict} |")
+    uni = runs.get("uniform", {})
+    brute_scalar = uni.get("brute/scalar", {}).get(10000)
+    best_bp = min(((b["real_time"], label) for label, by_n in uni.items()
+                   if not label.startswith("brute") for m, b in by_n.items() if m == 10000),
+                  default=(None, None))
+    if brute_scalar and best_bp[0]:
+        ratio = brute_scalar["real_time"] / best_bp[0]
+        lines.append(f"| uniform, 10,000 boxes: best broadphase ≥ 100x scalar brute force | "
+                     f"{fmt(ratio, 0)}x ({best_bp[1]}) | {'met' if ratio >= 100 else 'missed'} |")
+    moving = runs.get("moving", {})
+    ratios = []  # (ratio, incremental label, its from-scratch label)
+    for label, by_n in moving.items():
+        if "-incremental/" not in label or 8192 not in by_n:
+            continue
+        scratch_label = label.replace("-incremental", "")
+        if 8192 in moving.get(scratch_label, {}):
+            ratios.append((moving[scratch_label][8192]["kcycles_per_run"] / by_n[8192]["kcycles_per_run"],
+                           label, scratch_label))
+    if ratios:
+        ratio, label, scratch_label = max(ratios)
+        best_scratch = min((b[8192]["kcycles_per_run"], lab) for lab, b in moving.items()
+                           if 8192 in b and "-incremental" not in lab)
+        others = ", ".join(f"{lab} {r:.1f}x" for r, lab, _ in sorted(ratios, reverse=True))
+        lines.append(f"| moving scene, 8,192 boxes: best incremental update ≥ 2x its from-scratch run | "
+                     f"{ratio:.1f}x ({label} {moving[label][8192]['kcycles_per_run']:,.0f} K vs "
+                     f"{scratch_label} {moving[scratch_label][8192]['kcycles_per_run']:,.0f} K per frame; "
+                     f"all: {others}; fastest from scratch: {best_scratch[1]} {best_scratch[0]:,.0f} K) | "
+                     f"{'met' if ratio >= 2 else 'missed'} |")
+    lines.append("")
+
+    for scene in sorted(runs):
+        labels = sorted(runs[scene])
+        fig, ax = plt.subplots(figsize=(7.5, 4.6))
+        for label in labels:
+            ns = sorted(runs[scene][label])
+            if not ns:
+                continue
+            ys = [runs[scene][label][n]["kcycles_per_run"] * 1000 for n in ns]
+            style = "--" if label.startswith("brute") else "-"
+            ax.plot(ns, ys, style, marker="o", markersize=3, label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("N (boxes)")
+        ax.set_ylabel("TSC cycles per run (all pairs)")
+        ax.set_title(f"broadphase — scene {scene} — {machine}")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+        base = save_figure(fig, os.path.join(out_dir, f"broadphase-{scene}"))
+        sizes = sorted({n for by_n in runs[scene].values() for n in by_n})
+        lines += [f"#### Scene `{scene}`", "", f"![broadphase {scene}]({os.path.relpath(base, rel)}.svg)", "",
+                  "TSC K-cycles per run (pairs found / savings = 1 − tests ÷ N(N−1)/2 in brackets for N ≥ 1000):", "",
+                  "| N | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
+        for n in sizes:
+            cells = []
+            for label in labels:
+                b = runs[scene][label].get(n)
+                if b is None:
+                    cells.append("–")
+                    continue
+                cell = fmt(b["kcycles_per_run"], 1)
+                if n >= 1000:
+                    cell += f" ({int(b['pairs'])} / {b['savings'] * 100:.2f}%)"
+                cells.append(cell)
+            lines.append(f"| {n} | " + " | ".join(cells) + " |")
+        lines.append("")
+        # Working memory at the largest size each algorithm ran.
+        mem = []
+        for label in labels:
+            by_n = runs[scene][label]
+            if by_n:
+                n_max = max(by_n)
+                b = by_n[n_max]
+                if "scratch_bytes" in b:
+                    mem.append(f"`{label}` {b['scratch_bytes'] / 2**20:.2f} MiB at N = {n_max}"
+                               f" (+ {b.get('pair_list_bytes', 0) / 2**20:.2f} MiB of pairs)")
+        if mem:
+            lines += ["Peak working memory per run (`scratch_bytes`): " + "; ".join(mem) + ".", ""]
+        # Crossover: the smallest N from which a broadphase beats the best brute force.
+        brutes = [label for label in labels if label.startswith("brute")]
+        if brutes:
+            lines.append("Crossover with the fastest brute force (smallest N from which it is faster, "
+                         "among the sizes measured with brute force):")
+            lines.append("")
+            for label in labels:
+                if label in brutes:
+                    continue
+                cross = None
+                for n in sizes:
+                    times = [runs[scene][b][n]["kcycles_per_run"] for b in brutes if n in runs[scene][b]]
+                    mine = runs[scene][label].get(n)
+                    if times and mine and mine["kcycles_per_run"] < min(times):
+                        cross = n
+                        break
+                lines.append(f"- `{label}`: {('N = ' + str(cross)) if cross else 'not within the measured sizes'}")
+            lines.append("")
+        if scene == "boxprune3d":
+            lines += ["Next to the published box-pruning series (its best results, K-cycles measured "
+                      "with rdtsc on an i7-6850K; ours are TSC K-cycles on this machine):", "",
+                      "| boxes | published best | best here | |", "|---|---|---|---|"]
+            for n, published in PUBLISHED_BOXPRUNE.items():
+                best = min(((b["kcycles_per_run"], label) for label, by_n in runs[scene].items()
+                            for m, b in by_n.items() if m == n), default=(None, None))
+                if best[0]:
+                    lines.append(f"| {n:,} | {published:,} | {best[0]:,.0f} ({best[1]}) | "
+                                 f"{published / best[0]:.2f}x the published speed |")
+            lines += ["", BOXPRUNE_NOTE, ""]
+    return lines
+
+
+BOXPRUNE_NOTE = (
+    "Where the time goes (perf, sweep-and-prune on avx2, 10,000 boxes): about 60% in the query "
+    "kernel over each box's run of ~300 candidates, 30% in the sweep loop itself (run search, "
+    "pair pushes), the radix sort under 3%. The kernel's early-out branch (no hit among 32 "
+    "candidates) mispredicts on ~12% of groups; the published series avoids per-box kernel "
+    "calls and tests candidates in a tighter loop. Not yet tried here: pruning on a second "
+    "axis, a tighter per-candidate loop for short runs. The grid performs the fewest tests but "
+    "spends most of its time on cell bookkeeping (sorting cell entries), and the tree on its "
+    "top-down build and pointer-chasing queries; the incremental tree wins over its own "
+    "from-scratch run but, at 10% movers per frame, not over the grid or sweep and prune "
+    "rebuilt from scratch. Sweep and prune kept by insertion sort gains almost nothing: its "
+    "radix sort was only ~3% of the run; the sweep itself is redone every frame."
+)

@@ -1,0 +1,31 @@
+"""Helpers shared by report.py and report_broadphase.py: number formatting and figures
+(matplotlib on the Agg backend, SVG output made deterministic so plots only change with data)."""
+import matplotlib
+
+matplotlib.use("Agg")
+matplotlib.rcParams["svg.hashsalt"] = "collide"
+import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported)
+
+
+def fmt(x, digits=2):
+    if x is None:
+        return "–"
+    if x >= 100:
+        return f"{x:.0f}"
+    return f"{x:.{digits}f}"
+
+
+def human_items(x):
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= scale:
+            return f"{x / scale:.2f} {unit}"
+    return f"{x:.0f}"
+
+
+def save_figure(fig, base):
+    """Writes base.svg and base.png, closes the figure, returns base."""
+    fig.tight_layout()
+    fig.savefig(base + ".svg", metadata={"Date": None})
+    fig.savefig(base + ".png", dpi=110)
+    plt.close(fig)
+    return base
