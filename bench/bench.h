@@ -12,6 +12,7 @@ typedef struct bench_suite {
   const char *name;         /* smoke, quick, default, full */
   int64_t counts[24];       /* object counts for the batch kernels, 0-terminated */
   int64_t sprite_sides[16]; /* sprite side lengths (items = side^2), 0-terminated */
+  int64_t move_speeds[12];  /* pixel-stepping movement speeds, 0-terminated */
   double min_time;          /* seconds per benchmark */
 } bench_suite;
 

@@ -18,6 +18,8 @@
 void bench_register_aabb(void);
 void bench_register_mtd(void);
 void bench_register_sprite(void);
+void bench_register_mask(void);
+void bench_register_move(void);
 void bench_register_sweep(void);
 void bench_register_broadphase(void);
 
@@ -27,10 +29,14 @@ void bench_register_broadphase(void);
       1048576, 2097152, 4194304
 
 static const bench_suite suites[] = {
-    {"smoke", {16, 0}, {16, 0}, 0.001},
-    {"quick", {256, 4096, 65536, 0}, {64, 256, 0}, 0.05},
-    {"default", {POW4, 0}, {16, 64, 256, 1024, 0}, 0.1},
-    {"full", {POW2, 0}, {16, 32, 64, 128, 256, 512, 1024, 2048, 0}, 0.5},
+    {"smoke", {16, 0}, {16, 0}, {16, 0}, 0.001},
+    {"quick", {256, 4096, 65536, 0}, {64, 256, 0}, {4, 64, 0}, 0.05},
+    {"default", {POW4, 0}, {16, 64, 256, 1024, 0}, {1, 4, 16, 64, 256, 0}, 0.1},
+    {"full",
+     {POW2, 0},
+     {16, 32, 64, 128, 256, 512, 1024, 2048, 0},
+     {1, 2, 4, 8, 16, 32, 64, 128, 256, 0},
+     0.5},
 };
 
 const bench_suite *bench_active_suite = &suites[2];
@@ -143,6 +149,8 @@ int main(int argc, char **argv) {
   bench_register_aabb();
   bench_register_mtd();
   bench_register_sprite();
+  bench_register_mask();
+  bench_register_move();
   bench_register_sweep();
   bench_register_broadphase();
 

@@ -287,6 +287,92 @@ static void broadphase_seeds(void) {
   save(&e, "broadphase", "all-overlapping");
 }
 
+/* ---- mask ---- */
+/* The width byte that decodes to edges[i] (1, 63, 64, 65, 127, 128, 129, 191, ...). */
+static uint8_t mask_edge_width(unsigned i) { return (uint8_t)(0x80 + (i + 12 - 128 % 12) % 12); }
+
+static void mask_file(const char *name, uint8_t base, uint8_t wa, uint8_t ha, uint8_t wb,
+                      uint8_t hb, uint8_t x_mode, int8_t x_delta, uint8_t y_mode, int8_t y_delta,
+                      uint8_t flags, uint8_t density) {
+  enc e = {.n = 0};
+  put8(&e, 20), put8(&e, base);
+  put8(&e, wa), put8(&e, ha), put32(&e, 0xC0FFEE00u + wa), put8(&e, density);
+  put8(&e, wb), put8(&e, hb), put32(&e, 0xBADD0000u + wb), put8(&e, density);
+  put8(&e, x_mode), put8(&e, (uint8_t)x_delta), put8(&e, y_mode), put8(&e, (uint8_t)y_delta);
+  put8(&e, flags), put32(&e, 0x5EED0000u + flags);
+  save(&e, "mask", name);
+}
+
+static void mask_seeds(void) {
+  /* Widths 63..129 against each other, at the offsets where they start and stop touching. */
+  static const struct {
+    uint8_t mode;
+    int8_t delta;
+    const char *what;
+  } place[] = {{1, 0, "apart-left"},    {1, 32, "touch-left"}, {2, 0, "apart-right"},
+               {2, -32, "touch-right"}, {3, 0, "aligned"},     {0, 37, "shift-37"}};
+  int k = 0;
+  for (unsigned i = 1; i <= 6; i++)
+    for (unsigned j = 1; j <= 6; j++, k++) {
+      char name[96];
+      const unsigned widths[] = {1, 63, 64, 65, 127, 128, 129};
+      snprintf(name, sizeof name, "w%u-w%u-%s", widths[i], widths[j], place[k % 6].what);
+      mask_file(name, 0, mask_edge_width(i), 4, mask_edge_width(j), 3, place[k % 6].mode,
+                place[k % 6].delta, (uint8_t)(k % 3 == 0 ? 1 : 3), (int8_t)(k % 3 == 0 ? 32 : 0),
+                (uint8_t)(k % 2), (uint8_t)(k * 37 % 256));
+    }
+  mask_file("near-int32-max", 1, 100, 5, mask_edge_width(9), 5, 0, -50, 3, 0, 1, 200);
+  mask_file("near-int32-min", 2, mask_edge_width(10), 5, 90, 5, 0, 60, 3, 0, 0, 200);
+  mask_file("mixed-limits", 3, mask_edge_width(11), 6, mask_edge_width(11), 6, 0, 1, 0, -1, 1, 120);
+  mask_file("empty-b", 0, 10, 4, 0, 4, 3, 0, 3, 0, 0, 255);
+  mask_file("dense-256", 0, mask_edge_width(11), 15, mask_edge_width(8), 15, 0, 45, 3, 0, 0, 255);
+}
+
+/* ---- move ---- */
+typedef struct move_actor_spec {
+  uint8_t w, h;
+  int8_t x, y;
+  int16_t vx, vy;
+  uint8_t slope;
+} move_actor_spec;
+
+static void put_speed(enc *e, int16_t v) {
+  const uint16_t u = (uint16_t)(v + 300); /* decodes as u % 601 - 300 */
+  put8(e, (uint8_t)u), put8(e, (uint8_t)(u >> 8));
+}
+
+static void move_file(const char *name, uint8_t w, uint8_t h, uint8_t roughness, uint8_t noise,
+                      const move_actor_spec *actors, size_t n) {
+  enc e = {.n = 0};
+  put8(&e, w), put8(&e, h), put8(&e, (uint8_t)-3), put8(&e, 5);
+  put32(&e, 0xF100D000u + w * 7u + roughness), put8(&e, roughness), put8(&e, noise);
+  put8(&e, (uint8_t)(n - 1));
+  for (size_t i = 0; i < n; i++) {
+    const move_actor_spec *a = &actors[i];
+    put8(&e, a->w), put8(&e, a->h), put8(&e, (uint8_t)a->x), put8(&e, (uint8_t)a->y);
+    put_speed(&e, a->vx), put_speed(&e, a->vy), put8(&e, a->slope);
+  }
+  save(&e, "move", name);
+}
+
+static void move_seeds(void) {
+  /* Small actors walking both ways with each slope limit, big ones across word edges. */
+  for (uint8_t rough = 0; rough <= 8; rough += 2)
+    for (uint8_t slope = 0; slope <= 8; slope += 4) {
+      const move_actor_spec actors[4] = {{0, 3, 2, 10, 120, 7, slope},
+                                         {1, 1, 60, 20, -150, -40, slope},
+                                         {0x81, 12, -5, 0, 300, 300, slope},
+                                         {20, 23, 30, -20, -300, 12, slope}};
+      char name[64];
+      snprintf(name, sizeof name, "rough-%u-slope-%u", rough, slope);
+      move_file(name, 0x80 + (rough % 8), 48, rough, (uint8_t)(rough * 3 % 16), actors, 4);
+    }
+  const move_actor_spec flat[2] = {{3, 7, 0, 0, 100, 0, 0}, {3, 7, 10, 0, -100, 100, 2}};
+  move_file("flat", 100, 40, 0, 0, flat, 2);
+  const move_actor_spec tall[1] = {{69, 23, -10, -30, 90, 250, 8}};
+  move_file("tall-actor-steep-level", 0x87, 64, 8, 4, tall, 1);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUTPUT_DIR (fuzz/corpus)\n", argv[0]);
@@ -298,6 +384,8 @@ int main(int argc, char **argv) {
   sprite_seeds();
   sweep_seeds();
   broadphase_seeds();
+  mask_seeds();
+  move_seeds();
   printf("make_seeds: wrote %zu seed files under %s\n", files_written, out_dir);
   return 0;
 }

@@ -21,6 +21,20 @@ typedef struct col__window_hit {
   uint64_t count;
 } col__window_hit;
 
+/* The overlap of two masks (mask.c), clipped and validated. Word k of a window row covers
+ * 64 pixels of a's word grid; the matching 64 pixels of b are
+ * (b[k] >> shift) | (b[k + 1] << (64 - shift)) (no second term when shift is 0), which the
+ * masks' zero guard words keep in bounds. `first` and `last` keep the overlap's columns of
+ * word 0 and word `words - 1` (both apply when words == 1). A hit's `col` is the bit index
+ * from bit 0 of word 0. */
+typedef struct col__mask_window {
+  const uint64_t *a, *b;
+  size_t a_stride, b_stride;
+  size_t words, height;
+  unsigned shift;
+  uint64_t first, last;
+} col__mask_window;
+
 /* The terms of a segment that do not depend on the sphere (sweep.c): whether from and to are
  * finite, len = |to - from| and dir = (to - from) / len (left zero when len == 0). */
 typedef struct col__segment_prep {
@@ -47,6 +61,7 @@ typedef struct col__backend {
   void (*aabb2_mtd_batch)(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_mtd *out);
   col__window_hit (*sprite_overlap)(const col__pixel_window *w, uint8_t threshold,
                                     col_pixel_mode mode);
+  col__window_hit (*mask_overlap)(const col__mask_window *w, col_pixel_mode mode);
   col_segment_hit (*segment_spheres)(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
 } col__backend;
 

@@ -6,6 +6,7 @@
 #define COLLIDE_REF_BACKEND_H
 
 #include "aabb_ref.h"
+#include "mask_ref.h"
 #include "mtd_ref.h"
 #include "sprite_ref.h"
 #include "sweep_ref.h"
@@ -34,6 +35,10 @@ static col__window_hit ref_sprite_overlap(const col__pixel_window *w, uint8_t th
   return col__sprite_window_ref(w, threshold, mode);
 }
 
+static col__window_hit ref_mask_overlap(const col__mask_window *w, col_pixel_mode mode) {
+  return col__mask_window_ref(w, mode);
+}
+
 static col_segment_hit ref_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
   return col__segment_spheres_ref(from, to, set);
 }
@@ -48,6 +53,7 @@ const col__backend REF_TABLE = {
     .aabb3_query = ref_aabb3_query,
     .aabb2_mtd_batch = ref_mtd_batch,
     .sprite_overlap = ref_sprite_overlap,
+    .mask_overlap = ref_mask_overlap,
     .segment_spheres = ref_segment_spheres,
 };
 

@@ -55,4 +55,32 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
   *min_x = v.val[0], *min_y = v.val[1], *max_x = v.val[2], *max_y = v.val[3];
 }
 
+/* Mask words: two per vector. vshl shifts right for negative counts and gives 0 for counts
+ * of 64; popcount is vcnt's byte counts widened pairwise to 64 bits. */
+typedef simde_uint64x2_t vq;
+static inline vq vq_loadu(const uint64_t *p) { return simde_vld1q_u64(p); }
+static inline void vq_storeu(uint64_t *p, vq v) { simde_vst1q_u64(p, v); }
+static inline vq vq_zero(void) { return simde_vdupq_n_u64(0); }
+static inline vq vq_and(vq a, vq b) { return simde_vandq_u64(a, b); }
+static inline vq vq_or(vq a, vq b) { return simde_vorrq_u64(a, b); }
+static inline vq vq_add(vq a, vq b) { return simde_vaddq_u64(a, b); }
+static inline vq vq_srl(vq v, unsigned n) {
+  return simde_vshlq_u64(v, simde_vdupq_n_s64(-(int64_t)n));
+}
+static inline vq vq_sll(vq v, unsigned n) {
+  return simde_vshlq_u64(v, simde_vdupq_n_s64((int64_t)n));
+}
+static inline bool vq_any(vq v) { return simde_vmaxvq_u32(simde_vreinterpretq_u32_u64(v)) != 0; }
+static inline vq vq_popcnt(vq v) {
+  const simde_uint8x16_t bytes = simde_vcntq_u8(simde_vreinterpretq_u8_u64(v));
+  return simde_vpaddlq_u32(simde_vpaddlq_u16(simde_vpaddlq_u8(bytes)));
+}
+
+/* Two lanes: a row's tail is always one word, loaded alone into the low lane. */
+#define COL_HAVE_LOADU_N 1
+static inline vq vq_loadu_n(const uint64_t *p, size_t n) {
+  (void)n;
+  return simde_vcombine_u64(simde_vld1_u64(p), simde_vdup_n_u64(0));
+}
+
 #include "../simd/simd_kernels.h"

@@ -16,6 +16,10 @@
  *   vf_select(m, t, f)          t where m, else f
  *   vi_loadu vi_set1 vi_alpha_gt(px, thr) = (px >> 24) > thr, per lane, as a vm
  *   load_aabb2_aos(p, &minx, &miny, &maxx, &maxy): W consecutive col_aabb2, transposed
+ *   vq                          W/2 lanes of uint64 (1-bit mask words)
+ *   vq_loadu vq_storeu vq_zero vq_and vq_or vq_add
+ *   vq_srl(v, n) vq_sll(v, n)   shift every lane by n in 0..64 (64 gives 0)
+ *   vq_any(v)                   some bit set; vq_popcnt(v): set bits of each lane, per lane
  *   store_mtd(out, dx, dy, hit)  optional (COL_HAVE_STORE_MTD): W col_mtd records written
  *                               with vector stores (12-byte records: x, y, hit + padding)
  * Only IEEE add, sub, mul, sqrt and ordered compares are used, in the scalar reference's

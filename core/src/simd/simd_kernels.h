@@ -7,6 +7,7 @@
 #include "simd_common.h"
 
 #include "simd_aabb.h"
+#include "simd_mask.h"
 #include "simd_mtd.h"
 #include "simd_sprite.h"
 #include "simd_sweep.h"
@@ -36,6 +37,7 @@ const col__backend COL_TABLE = {
     .aabb3_query = simd_aabb3_query,
     .aabb2_mtd_batch = simd_mtd_batch,
     .sprite_overlap = simd_sprite_overlap,
+    .mask_overlap = simd_mask_overlap,
     .segment_spheres = simd_segment_spheres,
 };
 

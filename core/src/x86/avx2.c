@@ -85,4 +85,43 @@ static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
                         simde_mm256_blend_ps(v, simde_mm256_permutevar8x32_ps(h, idx2), 0x92));
 }
 
+/* Mask words: four per vector. Popcount per lane: a 16-entry nibble table looked up with
+ * vpshufb, then vpsadbw sums each lane's bytes (Mula, Kurz, Lemire, "Faster population counts
+ * using AVX2 instructions", The Computer Journal 61(1), 2018). */
+typedef simde__m256i vq;
+static inline vq vq_loadu(const uint64_t *p) { return simde_mm256_loadu_si256((const void *)p); }
+static inline void vq_storeu(uint64_t *p, vq v) { simde_mm256_storeu_si256((void *)p, v); }
+static inline vq vq_zero(void) { return simde_mm256_setzero_si256(); }
+static inline vq vq_and(vq a, vq b) { return simde_mm256_and_si256(a, b); }
+static inline vq vq_or(vq a, vq b) { return simde_mm256_or_si256(a, b); }
+static inline vq vq_add(vq a, vq b) { return simde_mm256_add_epi64(a, b); }
+static inline vq vq_srl(vq v, unsigned n) {
+  return simde_mm256_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+}
+static inline vq vq_sll(vq v, unsigned n) {
+  return simde_mm256_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+}
+static inline bool vq_any(vq v) { return !simde_mm256_testz_si256(v, v); }
+static inline vq vq_popcnt(vq x) {
+  static const uint8_t nibble_bits[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                          0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  const vq table = simde_mm256_loadu_si256((const void *)nibble_bits);
+  const vq low = simde_mm256_set1_epi8(0x0F);
+  const vq lo = simde_mm256_shuffle_epi8(table, simde_mm256_and_si256(x, low));
+  const vq hi =
+      simde_mm256_shuffle_epi8(table, simde_mm256_and_si256(simde_mm256_srli_epi64(x, 4), low));
+  return simde_mm256_sad_epu8(simde_mm256_add_epi8(lo, hi), simde_mm256_setzero_si256());
+}
+
+/* Native vpmaskmovq suppresses faults on masked-off lanes; SIMDe's portable maskload reads
+ * the whole vector, so the emulated build keeps the template's copying tail. */
+#if defined(SIMDE_X86_AVX2_NATIVE)
+#define COL_HAVE_LOADU_N 1
+static inline vq vq_loadu_n(const uint64_t *p, size_t n) {
+  static const int64_t lanes[8] = {-1, -1, -1, -1, 0, 0, 0, 0};
+  const vq keep = simde_mm256_loadu_si256((const void *)(lanes + 4 - n));
+  return simde_mm256_maskload_epi64((const int64_t *)(const void *)p, keep);
+}
+#endif
+
 #include "../simd/simd_kernels.h"

@@ -83,4 +83,52 @@ static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
   }
 }
 
+/* Mask words: eight per vector. AVX-512F alone has neither vpshufb, vpsadbw nor vpopcntq on
+ * zmm registers: popcount per lane is the bit-parallel count of Hacker's Delight (Warren,
+ * 2nd ed., 5-1) carried to the whole 64-bit lane with shifts and adds. */
+typedef simde__m512i vq;
+static inline vq vq_loadu(const uint64_t *p) { return simde_mm512_loadu_si512((const void *)p); }
+static inline void vq_storeu(uint64_t *p, vq v) { simde_mm512_storeu_si512((void *)p, v); }
+static inline vq vq_zero(void) { return simde_mm512_setzero_si512(); }
+static inline vq vq_and(vq a, vq b) { return simde_mm512_and_si512(a, b); }
+static inline vq vq_or(vq a, vq b) { return simde_mm512_or_si512(a, b); }
+static inline vq vq_add(vq a, vq b) { return simde_mm512_add_epi64(a, b); }
+static inline vq vq_srl(vq v, unsigned n) {
+  return simde_mm512_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+}
+static inline vq vq_sll(vq v, unsigned n) {
+  return simde_mm512_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+}
+static inline bool vq_any(vq v) { return simde_mm512_test_epi64_mask(v, v) != 0; }
+/* Every intermediate stays small: SIMDe's portable code adds on signed lanes, where the
+ * textbook x - ((x >> 1) & m1) step overflows (undefined behaviour that UBSan reports). */
+static inline vq vq_popcnt(vq x) {
+  const vq m1 = simde_mm512_set1_epi64(0x5555555555555555);
+  const vq m2 = simde_mm512_set1_epi64(0x3333333333333333);
+  const vq m4 = simde_mm512_set1_epi64(0x0F0F0F0F0F0F0F0F);
+  /* Nibble counts from the four 1-bit fields of each nibble (<= 4: nothing carries). */
+  const vq even = simde_mm512_and_si512(x, m1),
+           odd = simde_mm512_and_si512(simde_mm512_srli_epi64(x, 1), m1);
+  x = simde_mm512_add_epi64(
+      simde_mm512_add_epi64(simde_mm512_and_si512(even, m2),
+                            simde_mm512_and_si512(simde_mm512_srli_epi64(even, 2), m2)),
+      simde_mm512_add_epi64(simde_mm512_and_si512(odd, m2),
+                            simde_mm512_and_si512(simde_mm512_srli_epi64(odd, 2), m2)));
+  x = simde_mm512_and_si512(simde_mm512_add_epi64(x, simde_mm512_srli_epi64(x, 4)), m4);
+  x = simde_mm512_add_epi64(x, simde_mm512_srli_epi64(x, 8));
+  x = simde_mm512_add_epi64(x, simde_mm512_srli_epi64(x, 16));
+  x = simde_mm512_add_epi64(x, simde_mm512_srli_epi64(x, 32));
+  return simde_mm512_and_si512(x, simde_mm512_set1_epi64(0x7F));
+}
+
+/* Native masked loads suppress faults on masked-off lanes. SIMDe 0.7.4 has no
+ * _mm512_maskz_loadu_epi64, so the native build calls the intrinsic itself (simde__m512i is
+ * __m512i there); the emulated build keeps the template's copying tail. */
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+#define COL_HAVE_LOADU_N 1
+static inline vq vq_loadu_n(const uint64_t *p, size_t n) {
+  return _mm512_maskz_loadu_epi64((__mmask8)((1u << n) - 1u), p);
+}
+#endif
+
 #include "../simd/simd_kernels.h"

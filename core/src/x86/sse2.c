@@ -52,4 +52,46 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
   *max_y = simde_mm_movehl_ps(hi23, hi01);
 }
 
+/* Mask words: two per vector. Popcount per lane: bit-parallel byte counts in the manner of
+ * Hacker's Delight (Warren, 2nd ed., 5-1), then psadbw sums each lane's eight bytes. */
+typedef simde__m128i vq;
+static inline vq vq_loadu(const uint64_t *p) { return simde_mm_loadu_si128((const void *)p); }
+static inline void vq_storeu(uint64_t *p, vq v) { simde_mm_storeu_si128((void *)p, v); }
+static inline vq vq_zero(void) { return simde_mm_setzero_si128(); }
+static inline vq vq_and(vq a, vq b) { return simde_mm_and_si128(a, b); }
+static inline vq vq_or(vq a, vq b) { return simde_mm_or_si128(a, b); }
+static inline vq vq_add(vq a, vq b) { return simde_mm_add_epi64(a, b); }
+static inline vq vq_srl(vq v, unsigned n) {
+  return simde_mm_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+}
+static inline vq vq_sll(vq v, unsigned n) {
+  return simde_mm_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+}
+static inline bool vq_any(vq v) {
+  return simde_mm_movemask_epi8(simde_mm_cmpeq_epi8(v, simde_mm_setzero_si128())) != 0xFFFF;
+}
+static inline vq vq_popcnt(vq x) {
+  const vq m1 = simde_mm_set1_epi8(0x55), m2 = simde_mm_set1_epi8(0x33);
+  const vq m4 = simde_mm_set1_epi8(0x0F);
+  /* Nibble counts from the four 1-bit fields of each nibble: every byte stays below 128,
+   * because SIMDe's portable code adds on signed bytes (the textbook x - ((x >> 1) & m1)
+   * step overflows them: undefined behaviour that UBSan reports). */
+  const vq even = simde_mm_and_si128(x, m1),
+           odd = simde_mm_and_si128(simde_mm_srli_epi64(x, 1), m1);
+  x = simde_mm_add_epi8(simde_mm_add_epi8(simde_mm_and_si128(even, m2),
+                                          simde_mm_and_si128(simde_mm_srli_epi64(even, 2), m2)),
+                        simde_mm_add_epi8(simde_mm_and_si128(odd, m2),
+                                          simde_mm_and_si128(simde_mm_srli_epi64(odd, 2), m2)));
+  x = simde_mm_add_epi8(simde_mm_and_si128(x, m4),
+                        simde_mm_and_si128(simde_mm_srli_epi64(x, 4), m4));
+  return simde_mm_sad_epu8(x, simde_mm_setzero_si128());
+}
+
+/* Two lanes: a row's tail is always one word, which movq loads alone. */
+#define COL_HAVE_LOADU_N 1
+static inline vq vq_loadu_n(const uint64_t *p, size_t n) {
+  (void)n;
+  return simde_mm_loadl_epi64((const void *)p);
+}
+
 #include "../simd/simd_kernels.h"

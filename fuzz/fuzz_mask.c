@@ -1,0 +1,199 @@
+/* Differential fuzz target: 1-bit mask overlap (first-hit and counting) on every supported
+ * backend against the sprite form (col_sprite_overlap, scalar) of the same pixels and a
+ * world-space brute force over the alphas.
+ * Input: threshold byte; base byte (both sprites near 0, INT32_MAX, INT32_MIN, or mixed);
+ * per sprite: width byte (>= 0x80: one of 1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255,
+ * 256; else 0..127), height byte (0..15), a 32-bit fill seed and a density byte; then b's
+ * placement: per axis a mode byte and a delta byte (mode 0: the signed delta; 1: b's far edge
+ * at a's near edge + delta / 32, 2: b's near edge at a's far edge + delta / 32, 3: a's near
+ * edge + delta / 32: the offsets where the sprites start or stop touching); a flags byte
+ * (bit 0: b's mask comes from raw words with garbage past its width); then the remaining bytes
+ * set the alphas of a's pixels, then b's. */
+#include "fuzz_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char fz_target[] = "mask";
+
+typedef struct fz_sprite {
+  uint32_t *raw;
+  col_sprite s;
+} fz_sprite;
+
+static uint64_t mix(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+
+static int32_t decode_width(uint8_t v) {
+  static const int32_t edges[12] = {1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255, 256};
+  return v >= 0x80 ? edges[v % 12] : v;
+}
+
+static fz_sprite decode_sprite(fz_reader *r, uint8_t thr) {
+  fz_sprite f;
+  const int32_t w = decode_width(fz_u8(r)), h = fz_u8(r) % 16;
+  uint64_t seed = fz_u32(r);
+  const uint8_t density = fz_u8(r);
+  const size_t n = (size_t)w * (size_t)h;
+  f.raw = malloc(n * sizeof(uint32_t) + 1);
+  const uint8_t near[4] = {0, thr, (uint8_t)(thr == 255 ? 255 : thr + 1), 255};
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t z = mix(&seed);
+    const uint8_t alpha = (uint8_t)(z >> 56) < density ? near[(z >> 40) & 3] : (uint8_t)(z >> 48);
+    f.raw[i] = ((uint32_t)alpha << 24) | (uint32_t)(z & 0xFFFFFFu);
+  }
+  f.s = (col_sprite){f.raw, w, h, w, 0, 0};
+  return f;
+}
+
+/* b's position on one axis relative to a's (a at `at` with extent `ea`, b with extent `eb`). */
+static int64_t place(fz_reader *r, int64_t at, int32_t ea, int32_t eb) {
+  const uint8_t mode = fz_u8(r) % 4;
+  const int8_t delta = (int8_t)fz_u8(r);
+  switch (mode) {
+  case 0: return at + delta;
+  case 1: return at - eb + delta / 32;
+  case 2: return at + ea + delta / 32;
+  default: return at + delta / 32;
+  }
+}
+
+static void override_alphas(fz_reader *r, fz_sprite *f) {
+  const size_t n = (size_t)f->s.width * (size_t)f->s.height;
+  for (size_t i = 0; i < n && r->n > 0; i++)
+    f->raw[i] = (f->raw[i] & 0xFFFFFFu) | ((uint32_t)fz_u8(r) << 24);
+}
+
+static bool solid(const col_sprite *s, int64_t wx, int64_t wy, uint8_t thr) {
+  if (wx < s->x || wx >= (int64_t)s->x + s->width) return false;
+  if (wy < s->y || wy >= (int64_t)s->y + s->height) return false;
+  return (s->pixels[(size_t)(wy - s->y) * (size_t)s->stride + (size_t)(wx - s->x)] >> 24) > thr;
+}
+
+static col_pixel_hit brute_force(const col_sprite *a, const col_sprite *b, uint8_t thr) {
+  col_pixel_hit h = {false, 0, 0, 0};
+  const int64_t x0 = a->x > b->x ? a->x : b->x, y0 = a->y > b->y ? a->y : b->y;
+  const int64_t ax1 = (int64_t)a->x + a->width, bx1 = (int64_t)b->x + b->width;
+  const int64_t ay1 = (int64_t)a->y + a->height, by1 = (int64_t)b->y + b->height;
+  for (int64_t wy = y0; wy < (ay1 < by1 ? ay1 : by1); wy++)
+    for (int64_t wx = x0; wx < (ax1 < bx1 ? ax1 : bx1); wx++)
+      if (solid(a, wx, wy, thr) && solid(b, wx, wy, thr)) {
+        if (!h.hit) h = (col_pixel_hit){true, wx, wy, 0};
+        h.count++;
+      }
+  return h;
+}
+
+/* b's mask through col_mask_from_words: its rows copied with random bits past the width,
+ * which the constructor must drop. */
+static col_mask mask_from_raw_words(const col_mask *m, uint64_t seed) {
+  const size_t per_row = m->stride; /* one word more than the data: garbage room */
+  uint64_t *bits = malloc(per_row * (size_t)m->height * sizeof(uint64_t) + 8);
+  for (int32_t y = 0; y < m->height; y++) {
+    const size_t data = m->stride - 1;
+    for (size_t k = 0; k < per_row; k++) {
+      uint64_t v = k < data ? m->words[(size_t)y * m->stride + k] : 0;
+      const uint64_t junk = mix(&seed);
+      const int64_t first_junk_bit = (int64_t)m->width - 64 * (int64_t)k;
+      if (first_junk_bit <= 0)
+        v = junk;
+      else if (first_junk_bit < 64)
+        v |= junk & (~(uint64_t)0 << first_junk_bit);
+      bits[(size_t)y * per_row + k] = v;
+    }
+  }
+  col_mask out;
+  if (col_mask_from_words(bits, per_row, m->width, m->height, m->x, m->y, &out) != COL_OK) abort();
+  free(bits);
+  return out;
+}
+
+static bool same(col_pixel_hit p, col_pixel_hit q) {
+  return p.hit == q.hit && p.x == q.x && p.y == q.y && p.count == q.count;
+}
+
+static void print_hit(const char *label, col_pixel_hit h, const char *note) {
+  fprintf(stderr, "  %-18s hit %d at (%lld, %lld) count %llu%s\n", label, h.hit, (long long)h.x,
+          (long long)h.y, (unsigned long long)h.count, note);
+}
+
+static void print_sprite(const char *name, const col_sprite *s, uint8_t thr) {
+  fprintf(stderr, "  sprite %s: %dx%d at (%d, %d); solid pixels (alpha > %u) by row:\n", name,
+          s->width, s->height, s->x, s->y, thr);
+  for (int32_t row = 0; row < s->height; row++) {
+    fprintf(stderr, "    ");
+    for (int32_t col = 0; col < s->width; col++)
+      fputc((s->pixels[(size_t)row * (size_t)s->stride + (size_t)col] >> 24) > thr ? '#' : '.',
+            stderr);
+    fputc('\n', stderr);
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz_reader r = {data, size};
+  const uint8_t thr = fz_u8(&r);
+  const uint8_t base = fz_u8(&r) % 4;
+  const int64_t far_max = (int64_t)INT32_MAX - 600, far_min = (int64_t)INT32_MIN + 600;
+  const int64_t ax = base == 1 || base == 3 ? far_max : base == 2 ? far_min : 0;
+  const int64_t ay = base == 1 ? far_max : base >= 2 ? far_min : 0;
+  fz_sprite a = decode_sprite(&r, thr), b = decode_sprite(&r, thr);
+  a.s.x = (int32_t)ax, a.s.y = (int32_t)ay;
+  b.s.x = (int32_t)place(&r, ax, a.s.width, b.s.width);
+  b.s.y = (int32_t)place(&r, ay, a.s.height, b.s.height);
+  const uint8_t flags = fz_u8(&r);
+  const uint64_t junk_seed = fz_u32(&r);
+  override_alphas(&r, &a);
+  override_alphas(&r, &b);
+
+  col_mask ma, mb;
+  if (col_mask_from_sprite(a.s, thr, &ma) != COL_OK ||
+      col_mask_from_sprite(b.s, thr, &mb) != COL_OK)
+    abort();
+  if (flags & 1) {
+    col_mask raw = mask_from_raw_words(&mb, junk_seed);
+    col_mask_free(&mb);
+    mb = raw;
+  }
+
+  const col_pixel_hit want = brute_force(&a.s, &b.s, thr);
+  const col_pixel_hit want_first = {want.hit, want.x, want.y, want.hit ? 1u : 0u};
+  const char *names[FZ_MAX_BACKENDS];
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  col_pixel_hit sprite_first, sprite_count, first[FZ_MAX_BACKENDS], count[FZ_MAX_BACKENDS];
+  fz_select(names[0]);
+  if (col_sprite_overlap(a.s, b.s, thr, COL_PIXEL_FIRST, &sprite_first) != COL_OK ||
+      col_sprite_overlap(a.s, b.s, thr, COL_PIXEL_COUNT, &sprite_count) != COL_OK)
+    abort();
+  bool agree = same(sprite_first, want_first) && same(sprite_count, want);
+  for (size_t k = 0; k < nb; k++) {
+    fz_select(names[k]);
+    if (col_mask_overlap(&ma, &mb, COL_PIXEL_FIRST, &first[k]) != COL_OK ||
+        col_mask_overlap(&ma, &mb, COL_PIXEL_COUNT, &count[k]) != COL_OK)
+      abort();
+    agree = agree && same(first[k], want_first) && same(count[k], want);
+  }
+  if (!agree) {
+    fprintf(stderr, "fuzz mask: input: threshold %u, b's mask from %s\n", thr,
+            flags & 1 ? "raw words" : "its sprite");
+    print_sprite("a", &a.s, thr);
+    print_sprite("b", &b.s, thr);
+    print_hit("brute force", want, "");
+    print_hit("sprite first", sprite_first, same(sprite_first, want_first) ? "" : "   <- DIFFERS");
+    print_hit("sprite count", sprite_count, same(sprite_count, want) ? "" : "   <- DIFFERS");
+    for (size_t k = 0; k < nb; k++) {
+      char label[64];
+      snprintf(label, sizeof label, "mask %s first", names[k]);
+      print_hit(label, first[k], same(first[k], want_first) ? "" : "   <- DIFFERS");
+      snprintf(label, sizeof label, "mask %s count", names[k]);
+      print_hit(label, count[k], same(count[k], want) ? "" : "   <- DIFFERS");
+    }
+    fz_fail();
+  }
+  col_mask_free(&ma), col_mask_free(&mb);
+  free(a.raw), free(b.raw);
+  return 0;
+}
