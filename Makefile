@@ -81,7 +81,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
 
 # Differential fuzz targets: libFuzzer binaries in build/fuzz, and plain replay drivers
 # (any compiler) in every other build folder.
-FUZZ_TARGETS := aabb mtd sprite sweep broadphase mask move
+FUZZ_TARGETS := aabb mtd sprite sweep broadphase mask move circle sim
 FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
 REPLAYS := $(FUZZ_TARGETS:%=$(O)/replay_%)
 FUZZERS := $(FUZZ_TARGETS:%=$(O)/fuzz_%)

@@ -41,7 +41,7 @@ done
 ar rcs "$obj/libcollide.a" "$obj"/*.o
 
 $CC $flags -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
-for target in aabb mtd sprite sweep broadphase mask move; do
+for target in aabb mtd sprite sweep broadphase mask move circle sim; do
   $CC $flags -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" \
     "$obj/libcollide.a" $LIB_FUZZING_ENGINE -lm -o "$OUT/fuzz_$target"

@@ -20,6 +20,7 @@ void bench_register_mtd(void);
 void bench_register_sprite(void);
 void bench_register_mask(void);
 void bench_register_move(void);
+void bench_register_dynamics(void);
 void bench_register_sweep(void);
 void bench_register_broadphase(void);
 
@@ -151,6 +152,7 @@ int main(int argc, char **argv) {
   bench_register_sprite();
   bench_register_mask();
   bench_register_move();
+  bench_register_dynamics();
   bench_register_sweep();
   bench_register_broadphase();
 

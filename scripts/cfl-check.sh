@@ -10,7 +10,7 @@ sanitize="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address -fsa
 env CC=clang CXX=clang++ CFLAGS="$sanitize" CXXFLAGS="$sanitize" \
   LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT="$PWD/build/cfl/out" WORK="$PWD/build/cfl/work" \
   SRC= bash .clusterfuzzlite/build.sh
-for t in aabb mtd sprite sweep broadphase mask move; do
+for t in aabb mtd sprite sweep broadphase mask move circle sim; do
   for f in "fuzz_$t" "fuzz_${t}_seed_corpus.zip" "fuzz_$t.dict" "fuzz_$t.options"; do
     [ -s "build/cfl/out/$f" ] || { echo "cfl-check: build/cfl/out/$f is missing" >&2; exit 1; }
   done

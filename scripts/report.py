@@ -16,6 +16,7 @@ import os
 import sys
 
 from report_broadphase import broadphase_section
+from report_dynamics import dynamics_section
 from report_pixels import pixels_section
 from report_util import fmt, human_items, plt, save_figure
 
@@ -37,9 +38,9 @@ ABSOLUTE_TARGETS = [  # max TSC cycles per box
 ]
 
 # Families with pixels as items (side = argument), and families reported in their own section
-# only (report_broadphase.py, report_pixels.py) rather than per backend.
+# only (report_broadphase.py, report_pixels.py, report_dynamics.py) rather than per backend.
 PIXEL_FAMILIES = ("sprite", "mask")
-SEPARATE_SECTIONS = ("broadphase", "move")
+SEPARATE_SECTIONS = ("broadphase", "move", "sim", "circlestat")
 
 # Why a target can be missed, from measurements on the machines we ran (REPORT.md shows them
 # only next to a missed target).
@@ -271,6 +272,7 @@ def report_run(path, data, out_dir, rel):
 
     lines += comparisons(table, order)
     lines += pixels_section(table, out_dir, rel, machine)
+    lines += dynamics_section(table, out_dir, rel, machine)
     lines += broadphase_section(table, out_dir, rel, machine)
     return lines
 
@@ -359,7 +361,8 @@ def main():
         "`make bench`. Do not edit by hand.",
         "",
         "How to read it: *items* are boxes (AABB query), box pairs (MTD), spheres (sweep), "
-        "pixels (sprites and masks: the overlap's pixels per call) or moves (movement). A speedup is a backend's items per second divided by "
+        "pixels (sprites and masks: the overlap's pixels per call), moves (movement), circle "
+        "pairs (circle, elastic) or objects per frame (simulations). A speedup is a backend's items per second divided by "
         "the `scalar` backend's, both from the same run. `-emu` backends are the same SIMD "
         "source built with SIMDe's portable C (`SIMDE_NO_NATIVE`); `autovec` is the scalar "
         "source left to the compiler's auto-vectorizer. TSC cycles per item come from `rdtsc` "

@@ -298,6 +298,96 @@ col_status col_pixel_move_reference(const col_mask *level, int32_t slope_max,
 col_status col_pixel_move(const col_mask *level, int32_t slope_max, col_pixel_actor *actor);
 
 /* ---------------------------------------------------------------------------------------- */
+/* Circles and elastic response (the bouncing-balls seed)                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct col_circle {
+  col_vec2 center;
+  float radius;
+} col_circle;
+
+/* The seed's overlap test, in its order of operations: the boxes of side 2r around both
+ * centres must overlap strictly, tested as (a.x + a.r) + b.r > b.x && a.x < (b.x + a.r) + b.r
+ * (and the same on y), then sqrtf(dx*dx + dy*dy) < a.r + b.r with d = a.center - b.center.
+ * Touching circles (distance == r1 + r2) do not overlap; NaN never overlaps. */
+bool col_circle_overlap(col_circle a, col_circle b);
+
+/* The common optimization: dx*dx + dy*dy < (a.r + b.r) * (a.r + b.r), no box check, no square
+ * root. Not always the seed's answer: near the boundary the rounding of the square root and of
+ * the squared sum differ, and the box check's sums round on their own (README: how often). */
+bool col_circle_overlap_squared(col_circle a, col_circle b);
+
+/* The contact point weighted by radii, per axis (a.c * b.r + b.c * a.r) / (a.r + b.r): on the
+ * segment between the centres where the circles' surfaces meet (the seed's "right way"). */
+col_vec2 col_circle_contact(col_circle a, col_circle b);
+
+/* The midpoint (a.c + b.c) / 2 the seed warns against: right only for equal radii. */
+col_vec2 col_circle_contact_midpoint(col_circle a, col_circle b);
+
+/* A ball for the elastic response: position, velocity and mass (the seed uses mass = radius). */
+typedef struct col_ball {
+  col_vec2 position, velocity;
+  float mass;
+} col_ball;
+
+typedef enum col_elastic_rule {
+  /* The seed: the 1D elastic formula on each axis on its own,
+   * v1' = (v1 (m1 - m2) + 2 m2 v2) / (m1 + m2), v2' = (v2 (m2 - m1) + 2 m1 v1) / (m1 + m2).
+   * Exact for head-on collisions along an axis; for oblique ones it exchanges the tangential
+   * motion too (it ignores where the balls touch). */
+  COL_ELASTIC_AXES = 0,
+  /* The physically correct impulse along the contact normal n = (p2 - p1) / |p2 - p1|: with
+   * s = (v1 - v2) . n, when s > 0 (approaching), v1' = v1 - (2 m2 / (m1 + m2)) s n and
+   * v2' = v2 + (2 m1 / (m1 + m2)) s n; otherwise (separating, resting, coincident centres, NaN)
+   * the velocities stay. */
+  COL_ELASTIC_NORMAL = 1,
+} col_elastic_rule;
+
+typedef struct col_velocities {
+  col_vec2 a, b;
+} col_velocities;
+
+/* The velocities of a and b after their elastic collision under `rule` (out-of-range rules
+ * use COL_ELASTIC_AXES). Every velocity comes back canonical: -0.0 as +0.0, any NaN as the
+ * default quiet NaN (NaN payloads would otherwise depend on the compiler's operand order). Both
+ * rules conserve momentum and kinetic energy in exact arithmetic; with floats, within rounding (the
+ * tests and the fuzzer state the bounds). Masses must be positive (m1 + m2 = 0 divides by zero). */
+col_velocities col_elastic_response(col_ball a, col_ball b, col_elastic_rule rule);
+
+/* Circles as a structure of arrays (any array may be unaligned). */
+typedef struct col_circle_soa {
+  const float *x, *y, *r;
+  size_t count;
+} col_circle_soa;
+
+typedef enum col_circle_test {
+  COL_CIRCLE_SEED = 0,    /* col_circle_overlap */
+  COL_CIRCLE_SQUARED = 1, /* col_circle_overlap_squared */
+} col_circle_test;
+
+/* hit[i] = test(a[i], b[i]) (1 or 0) for i < a->count, on the active backend, bit-exact with
+ * the single-pair functions. Errors (nothing written): COL_ERR_NULL (a, b, hit, or arrays of a
+ * non-empty batch), COL_ERR_SIZE (a->count != b->count), COL_ERR_ARGUMENT (test), backend
+ * errors. */
+col_status col_circle_overlap_batch(const col_circle_soa *a, const col_circle_soa *b,
+                                    col_circle_test test, uint8_t *hit);
+
+/* Balls as a structure of arrays; velocities are updated in place by col_elastic_batch. */
+typedef struct col_ball_soa {
+  const float *x, *y;
+  float *vx, *vy;
+  const float *mass;
+  size_t count;
+} col_ball_soa;
+
+/* Collides a[i] with b[i] for every i < a->count: their velocities become
+ * col_elastic_response's, on the active backend, bit-exact with it. The 2 * count balls must
+ * be distinct (no velocity array element shared between pairs or sides). Errors (nothing
+ * written): COL_ERR_NULL, COL_ERR_SIZE (a->count != b->count), COL_ERR_ARGUMENT (rule),
+ * backend errors. */
+col_status col_elastic_batch(col_ball_soa *a, col_ball_soa *b, col_elastic_rule rule);
+
+/* ---------------------------------------------------------------------------------------- */
 /* 4.4 Segment against sphere (XNA recipe 4-11: small, fast objects)                        */
 /* ---------------------------------------------------------------------------------------- */
 
@@ -462,6 +552,74 @@ void col_broadphase_cache_destroy(col_broadphase_cache *cache);
 col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
                                        col_touch touch, col_pairs *out,
                                        col_broadphase_stats *stats);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Seed simulations: bouncing balls and the platformer world step                           */
+/* ---------------------------------------------------------------------------------------- */
+
+/* How a simulation step finds the pairs to test. NAIVE is the seeds' double loop over all
+ * pairs; BROADPHASE takes candidate pairs from col_broadphase_pairs (the algorithm given) on
+ * boxes grown by a safety margin and tests them in the naive loop's order, with bit-identical
+ * results: an object that moves further than the margin allows during the step turns "wild",
+ * and from then on every pair it is part of is tested, as in the naive loop (counted in
+ * `fallbacks`); every other pair left out is provably apart when its turn comes. */
+typedef enum col_sim_pairs {
+  COL_SIM_NAIVE = 0,
+  COL_SIM_BROADPHASE = 1,
+} col_sim_pairs;
+
+typedef struct col_sim_stats {
+  uint64_t tests;     /* narrow-phase tests (circle tests, MTDs) */
+  uint64_t contacts;  /* of those, collisions resolved */
+  uint64_t fallbacks; /* objects that turned wild (1 per step run naively: non-finite data) */
+} col_sim_stats;
+
+/* N balls in the box [0, width] x [0, height], as arrays owned by the struct (fill them after
+ * col_balls_create; mass = radius, as in the seed). */
+typedef struct col_balls {
+  float *x, *y, *vx, *vy, *radius;
+  size_t count;
+  float width, height;
+  struct col__sim_scratch *scratch; /* working memory kept between steps */
+} col_balls;
+
+/* Zeroed arrays for `count` balls. Errors: COL_ERR_NULL, COL_ERR_OVERFLOW, COL_ERR_MEMORY. */
+col_status col_balls_create(size_t count, float width, float height, col_balls *out);
+void col_balls_destroy(col_balls *balls);
+
+/* One frame of the bouncing-balls seed:
+ * 1. positions first: every ball moves by its velocity (x += vx, y += vy); a ball reaching past
+ *    a wall while moving towards it reverses that velocity component (x - r < 0 with vx < 0,
+ *    or x + r > width with vx > 0; the same on y);
+ * 2. then collisions, pairs (i, j), i < j, in ascending order: when col_circle_overlap is true,
+ *    their velocities become col_elastic_response's (COL_ELASTIC_AXES, mass = radius), and
+ *    both move by their new velocity (the seed's remedy against balls sticking together).
+ * `stats` may be NULL; it is added to, not reset. Errors: COL_ERR_NULL, COL_ERR_ARGUMENT
+ * (pairing or algorithm), col_broadphase_pairs' errors. */
+col_status col_balls_step(col_balls *balls, col_sim_pairs pairing, col_broadphase algorithm,
+                          col_sim_stats *stats);
+
+/* The platformer world of the "playing with platforms" seed: boxes with velocity and weight. */
+typedef struct col_world {
+  col_aabb2 *box;
+  col_vec2 *velocity;
+  float *weight;
+  size_t count;
+  col_vec2 gravity;
+  struct col__sim_scratch *scratch;
+} col_world;
+
+col_status col_world_create(size_t count, col_vec2 gravity, col_world *out);
+void col_world_destroy(col_world *world);
+
+/* The seed's World.Update: for each entity i in order, velocity += gravity * weight (per
+ * axis), then the box moves by velocity * dt (the product once per axis, added to min and
+ * max), then for every other entity j in ascending order, m = col_aabb2_mtd(box i, box j);
+ * when m.hit (the seed's "displacement != 0"), the response (the seed leaves it to the
+ * sample; ours): box i moves by m.d on the axis m.d is on (min and max), and its velocity
+ * on that axis becomes 0. Only entity i moves during its turn. Errors as col_balls_step. */
+col_status col_world_step(col_world *world, float dt, col_sim_pairs pairing,
+                          col_broadphase algorithm, col_sim_stats *stats);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Backends                                                                                 */

@@ -62,6 +62,10 @@ typedef struct col__backend {
   col__window_hit (*sprite_overlap)(const col__pixel_window *w, uint8_t threshold,
                                     col_pixel_mode mode);
   col__window_hit (*mask_overlap)(const col__mask_window *w, col_pixel_mode mode);
+  void (*circle_overlap_batch)(size_t n, const col_circle_soa *a, const col_circle_soa *b,
+                               col_circle_test test, uint8_t *hit);
+  void (*elastic_batch)(size_t n, const col_ball_soa *a, const col_ball_soa *b,
+                        col_elastic_rule rule);
   col_segment_hit (*segment_spheres)(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
 } col__backend;
 

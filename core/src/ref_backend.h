@@ -6,6 +6,7 @@
 #define COLLIDE_REF_BACKEND_H
 
 #include "aabb_ref.h"
+#include "circle_ref.h"
 #include "mask_ref.h"
 #include "mtd_ref.h"
 #include "sprite_ref.h"
@@ -39,6 +40,16 @@ static col__window_hit ref_mask_overlap(const col__mask_window *w, col_pixel_mod
   return col__mask_window_ref(w, mode);
 }
 
+static void ref_circle_overlap_batch(size_t n, const col_circle_soa *a, const col_circle_soa *b,
+                                     col_circle_test test, uint8_t *hit) {
+  col__circle_overlap_batch_ref(n, a, b, test, hit);
+}
+
+static void ref_elastic_batch(size_t n, const col_ball_soa *a, const col_ball_soa *b,
+                              col_elastic_rule rule) {
+  col__elastic_batch_ref(n, a, b, rule);
+}
+
 static col_segment_hit ref_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
   return col__segment_spheres_ref(from, to, set);
 }
@@ -54,6 +65,8 @@ const col__backend REF_TABLE = {
     .aabb2_mtd_batch = ref_mtd_batch,
     .sprite_overlap = ref_sprite_overlap,
     .mask_overlap = ref_mask_overlap,
+    .circle_overlap_batch = ref_circle_overlap_batch,
+    .elastic_batch = ref_elastic_batch,
     .segment_spheres = ref_segment_spheres,
 };
 

@@ -24,6 +24,14 @@ static inline vf vf_set1(float x) { return simde_vdupq_n_f32(x); }
 static inline vf vf_add(vf a, vf b) { return simde_vaddq_f32(a, b); }
 static inline vf vf_sub(vf a, vf b) { return simde_vsubq_f32(a, b); }
 static inline vf vf_mul(vf a, vf b) { return simde_vmulq_f32(a, b); }
+/* Per lane as well: SIMDe 0.7.4 has no vdivq_f32 (the same correctly rounded division). */
+static inline vf vf_div(vf a, vf b) {
+  float x[4], y[4];
+  simde_vst1q_f32(x, a);
+  simde_vst1q_f32(y, b);
+  for (int k = 0; k < 4; k++) x[k] = x[k] / y[k];
+  return simde_vld1q_f32(x);
+}
 static inline vf vf_sqrt(vf a) {
   float lane[4];
   simde_vst1q_f32(lane, a);

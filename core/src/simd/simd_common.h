@@ -10,7 +10,7 @@
  *   COL_ISA, COL_ISA_NAME       identifier and name ("avx2"); COL_CPU_CHECK: its CPU test
  *   vf, vi, vm                  float vector, uint32 vector, lane mask
  *   vf_loadu vf_storeu vf_set1  unaligned load/store, broadcast
- *   vf_add vf_sub vf_mul vf_sqrt
+ *   vf_add vf_sub vf_mul vf_div vf_sqrt
  *   vf_lt vf_le vf_gt vf_ge vf_eq    ordered, quiet compares: false when either is NaN
  *   vm_and vm_or vm_andnot(a, b) = a & ~b; vm_bits: lane i -> bit i
  *   vf_select(m, t, f)          t where m, else f
@@ -22,7 +22,7 @@
  *   vq_any(v)                   some bit set; vq_popcnt(v): set bits of each lane, per lane
  *   store_mtd(out, dx, dy, hit)  optional (COL_HAVE_STORE_MTD): W col_mtd records written
  *                               with vector stores (12-byte records: x, y, hit + padding)
- * Only IEEE add, sub, mul, sqrt and ordered compares are used, in the scalar reference's
+ * Only IEEE add, sub, mul, div, sqrt and ordered compares are used, in the scalar reference's
  * order: no FMA, no reciprocal estimates, no min/max (their NaN rules differ). */
 #ifndef COLLIDE_SIMD_COMMON_H
 #define COLLIDE_SIMD_COMMON_H

@@ -7,6 +7,7 @@
 #include "simd_common.h"
 
 #include "simd_aabb.h"
+#include "simd_circle.h"
 #include "simd_mask.h"
 #include "simd_mtd.h"
 #include "simd_sprite.h"
@@ -38,6 +39,8 @@ const col__backend COL_TABLE = {
     .aabb2_mtd_batch = simd_mtd_batch,
     .sprite_overlap = simd_sprite_overlap,
     .mask_overlap = simd_mask_overlap,
+    .circle_overlap_batch = simd_circle_overlap_batch,
+    .elastic_batch = simd_elastic_batch,
     .segment_spheres = simd_segment_spheres,
 };
 

@@ -20,6 +20,7 @@ static inline vf vf_set1(float x) { return simde_mm256_set1_ps(x); }
 static inline vf vf_add(vf a, vf b) { return simde_mm256_add_ps(a, b); }
 static inline vf vf_sub(vf a, vf b) { return simde_mm256_sub_ps(a, b); }
 static inline vf vf_mul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
+static inline vf vf_div(vf a, vf b) { return simde_mm256_div_ps(a, b); }
 static inline vf vf_sqrt(vf a) { return simde_mm256_sqrt_ps(a); }
 static inline vm vf_lt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
 static inline vm vf_le(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ); }

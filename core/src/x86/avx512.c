@@ -22,6 +22,7 @@ static inline vf vf_set1(float x) { return simde_mm512_set1_ps(x); }
 static inline vf vf_add(vf a, vf b) { return simde_mm512_add_ps(a, b); }
 static inline vf vf_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
 static inline vf vf_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
+static inline vf vf_div(vf a, vf b) { return simde_mm512_div_ps(a, b); }
 static inline vf vf_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
 static inline vm vf_lt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
 static inline vm vf_le(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }

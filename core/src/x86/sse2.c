@@ -19,6 +19,7 @@ static inline vf vf_set1(float x) { return simde_mm_set1_ps(x); }
 static inline vf vf_add(vf a, vf b) { return simde_mm_add_ps(a, b); }
 static inline vf vf_sub(vf a, vf b) { return simde_mm_sub_ps(a, b); }
 static inline vf vf_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
+static inline vf vf_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
 static inline vf vf_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
 static inline vm vf_lt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }
 static inline vm vf_le(vf a, vf b) { return simde_mm_cmple_ps(a, b); }

@@ -1,0 +1,279 @@
+/* The seed dynamics' benchmarks.
+ * - circle/seed|squared/<backend>/uniform/N: the overlap batch over N pairs (SoA), pairs drawn
+ *   around the touching distance so that both outcomes are common; items are pairs.
+ * - elastic/axes|normal/<backend>/uniform/N: the response batch over N pairs, including the
+ *   copy of their fresh velocities (the batch works in place; 16 bytes per pair).
+ * - sim/balls-<pairing>/<backend>/uniform/N and sim/world-<pairing>/<backend>/platforms/N: one
+ *   frame per iteration of the bouncing balls (radii 2-6, speeds up to 1 per frame, about 8%
+ *   of the box covered) and of the platformer world (a quarter static platforms 30 x 4, the
+ *   rest 8 x 8 boxes falling under gravity 0.3, on a floor), naive ("naive", the seeds' loop;
+ *   scalar only: it uses no backend) or broadphase-backed ("sap", "grid", "tree", "brute":
+ *   the algorithm's candidates, on each native backend). Items are objects; counters give the
+ *   narrow-phase tests and contacts per frame and the fallbacks to the naive loop. The naive
+ *   loop runs up to 16,384 objects (the full suite: all sizes).
+ * - circlestat/boundary/scalar/ulps16/E: not a timing; its counters measure how often the seed's
+ *   test and the squared form disagree, and which matches the exact answer, on 100,000 pairs
+ *   at centre distance (r1 + r2)(1 + k 2^-24), |k| <= 16, centred near 2^E. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Kernel batches ---- */
+
+typedef struct circle_data {
+  size_t n;
+  float *f[10]; /* ax ay ar bx by br avx avy bvx bvy */
+  float *m[2];
+} circle_data;
+
+static circle_data cdata;
+
+static void fill_circles(size_t n) {
+  if (cdata.n >= n) return;
+  for (int k = 0; k < 10; k++) free(cdata.f[k]);
+  for (int k = 0; k < 2; k++) free(cdata.m[k]);
+  for (int k = 0; k < 10; k++) cdata.f[k] = bench_alloc(n * sizeof(float));
+  for (int k = 0; k < 2; k++) cdata.m[k] = bench_alloc(n * sizeof(float));
+  uint64_t rng = 31;
+  for (size_t i = 0; i < n; i++) {
+    const float ar = bench_uniform(&rng, 1, 10), br = bench_uniform(&rng, 1, 10);
+    const float angle = bench_uniform(&rng, 0, 6.2831853f);
+    const float d = (ar + br) * bench_uniform(&rng, 0.8f, 1.2f);
+    cdata.f[0][i] = bench_uniform(&rng, 0, 1000), cdata.f[1][i] = bench_uniform(&rng, 0, 1000);
+    cdata.f[2][i] = ar, cdata.f[5][i] = br;
+    cdata.f[3][i] = cdata.f[0][i] + d * cosf(angle),
+    cdata.f[4][i] = cdata.f[1][i] + d * sinf(angle);
+    for (int k = 6; k < 10; k++) cdata.f[k][i] = bench_uniform(&rng, -5, 5);
+    cdata.m[0][i] = ar, cdata.m[1][i] = br;
+  }
+  cdata.n = n;
+}
+
+static void run_overlap(gb_state *st, const char *backend, col_circle_test test) {
+  const size_t n = (size_t)gb_arg_of(st, 0);
+  if (!bench_select(st, backend)) return;
+  fill_circles(n);
+  uint8_t *hit = bench_alloc(n);
+  const col_circle_soa a = {cdata.f[0], cdata.f[1], cdata.f[2], n};
+  const col_circle_soa b = {cdata.f[3], cdata.f[4], cdata.f[5], n};
+  col_status all = COL_OK;
+  const uint64_t t0 = bench_tsc();
+  while (gb_keep_running(st)) {
+    all |= col_circle_overlap_batch(&a, &b, test, hit);
+    gb_do_not_optimize(hit);
+  }
+  const uint64_t ticks = bench_tsc() - t0;
+  size_t hits = 0;
+  for (size_t i = 0; i < n; i++) hits += hit[i];
+  free(hit);
+  if (all != COL_OK) {
+    gb_skip(st, "batch failed");
+    return;
+  }
+  bench_finish(st, (int64_t)n, ticks);
+  gb_counter(st, "hit_fraction", (double)hits / (double)n, GB_PLAIN);
+}
+
+static void run_elastic(gb_state *st, const char *backend, col_elastic_rule rule) {
+  const size_t n = (size_t)gb_arg_of(st, 0);
+  if (!bench_select(st, backend)) return;
+  fill_circles(n);
+  float *v[4];
+  for (int k = 0; k < 4; k++) v[k] = bench_alloc(n * sizeof(float));
+  col_ball_soa a = {cdata.f[0], cdata.f[1], v[0], v[1], cdata.m[0], n};
+  col_ball_soa b = {cdata.f[3], cdata.f[4], v[2], v[3], cdata.m[1], n};
+  col_status all = COL_OK;
+  const uint64_t t0 = bench_tsc();
+  while (gb_keep_running(st)) {
+    /* Fresh velocities every time (the batch works in place): the copy is timed too. */
+    for (int k = 0; k < 4; k++) memcpy(v[k], cdata.f[6 + k], n * sizeof(float));
+    all |= col_elastic_batch(&a, &b, rule);
+    gb_do_not_optimize(v[0]);
+  }
+  const uint64_t ticks = bench_tsc() - t0;
+  for (int k = 0; k < 4; k++) free(v[k]);
+  if (all != COL_OK) {
+    gb_skip(st, "batch failed");
+    return;
+  }
+  bench_finish(st, (int64_t)n, ticks);
+}
+
+static void overlap_seed(gb_state *st, void *user) { run_overlap(st, user, COL_CIRCLE_SEED); }
+static void overlap_squared(gb_state *st, void *user) { run_overlap(st, user, COL_CIRCLE_SQUARED); }
+static void elastic_axes(gb_state *st, void *user) { run_elastic(st, user, COL_ELASTIC_AXES); }
+static void elastic_normal(gb_state *st, void *user) { run_elastic(st, user, COL_ELASTIC_NORMAL); }
+
+/* ---- The seed test against the squared form near the boundary ---- */
+
+static bool exact_overlap(float ax, float ay, float ar, float bx, float by, float br) {
+  const __float128 dx = (__float128)ax - bx, dy = (__float128)ay - by, r = (__float128)ar + br;
+  return r > 0 && dx * dx + dy * dy < r * r;
+}
+
+static void boundary(gb_state *st, void *user) {
+  (void)user;
+  const int e = (int)gb_arg_of(st, 0);
+  enum { SAMPLES = 100000 };
+  uint64_t disagree = 0, seed_wrong = 0, squared_wrong = 0, box_decided = 0;
+  uint64_t rng = 77 + (uint64_t)e;
+  while (gb_keep_running(st)) {
+    disagree = seed_wrong = squared_wrong = box_decided = 0;
+    for (int s = 0; s < SAMPLES; s++) {
+      const float ar = bench_uniform(&rng, 0.5f, 50), br = bench_uniform(&rng, 0.5f, 50);
+      const float angle = bench_uniform(&rng, 0, 6.2831853f);
+      const int k = (int)(bench_next(&rng) % 33) - 16;
+      const double d = ((double)ar + br) * (1.0 + k * 0x1p-24);
+      const float ax = ldexpf(bench_uniform(&rng, 1, 2), e),
+                  ay = ldexpf(bench_uniform(&rng, 1, 2), e);
+      const float bx = (float)(ax + d * cos(angle)), by = (float)(ay + d * sin(angle));
+      const col_circle a = {{ax, ay}, ar}, b = {{bx, by}, br};
+      const bool seed = col_circle_overlap(a, b), squared = col_circle_overlap_squared(a, b);
+      const bool exact = exact_overlap(ax, ay, ar, bx, by, br);
+      disagree += seed != squared, seed_wrong += seed != exact, squared_wrong += squared != exact;
+      const float dx = ax - bx, dy = ay - by;
+      box_decided += seed != exact && !seed && sqrtf(dx * dx + dy * dy) < ar + br;
+    }
+  }
+  gb_counter(st, "disagree_fraction", (double)disagree / SAMPLES, GB_PLAIN);
+  gb_counter(st, "seed_wrong_fraction", (double)seed_wrong / SAMPLES, GB_PLAIN);
+  gb_counter(st, "squared_wrong_fraction", (double)squared_wrong / SAMPLES, GB_PLAIN);
+  gb_counter(st, "box_decided_fraction", (double)box_decided / SAMPLES, GB_PLAIN);
+}
+
+/* ---- Simulations, one frame per iteration ---- */
+
+enum { NAIVE_MAX = 16384 };
+
+static void balls_scene(col_balls *b, size_t n) {
+  uint64_t rng = 91;
+  for (size_t i = 0; i < n; i++) {
+    b->radius[i] = bench_uniform(&rng, 2, 6);
+    b->x[i] = bench_uniform(&rng, b->radius[i], b->width - b->radius[i]);
+    b->y[i] = bench_uniform(&rng, b->radius[i], b->height - b->radius[i]);
+    b->vx[i] = bench_uniform(&rng, -1, 1), b->vy[i] = bench_uniform(&rng, -1, 1);
+  }
+}
+
+static void world_scene(col_world *w, size_t n, float side) {
+  uint64_t rng = 92;
+  w->box[0] = (col_aabb2){{-10, side}, {side + 10, side + 20}}, w->weight[0] = 0; /* the floor */
+  for (size_t i = 1; i < n; i++) {
+    const float x = bench_uniform(&rng, 0, side), y = bench_uniform(&rng, 0, side);
+    const bool platform = i % 4 == 0;
+    w->box[i] =
+        platform ? (col_aabb2){{x, y}, {x + 30, y + 4}} : (col_aabb2){{x, y}, {x + 8, y + 8}};
+    w->weight[i] = platform ? 0.0f : 1.0f;
+    w->velocity[i] = platform ? (col_vec2){0, 0} : (col_vec2){bench_uniform(&rng, -2, 2), 0};
+  }
+}
+
+typedef struct sim_case {
+  bool world;
+  col_sim_pairs pairing;
+  col_broadphase algorithm;
+} sim_case;
+
+static void run_sim(gb_state *st, const char *backend, const sim_case *c) {
+  const size_t n = (size_t)gb_arg_of(st, 0);
+  if (!bench_select(st, backend)) return;
+  const float side = sqrtf((float)n * (c->world ? 400.0f : 200.0f));
+  col_balls balls;
+  col_world world;
+  col_status all = c->world ? col_world_create(n, (col_vec2){0, 0.3f}, &world)
+                            : col_balls_create(n, side, side, &balls);
+  if (all != COL_OK) {
+    gb_skip(st, "out of memory");
+    return;
+  }
+  if (c->world)
+    world_scene(&world, n, side);
+  else
+    balls_scene(&balls, n);
+  /* Ten frames to settle (entities land, balls meet), then one frame per iteration. */
+  col_sim_stats stats = {0, 0, 0};
+  for (int f = 0; f < 10; f++)
+    all |= c->world ? col_world_step(&world, 1.0f, c->pairing, c->algorithm, NULL)
+                    : col_balls_step(&balls, c->pairing, c->algorithm, NULL);
+  const uint64_t t0 = bench_tsc();
+  while (gb_keep_running(st))
+    all |= c->world ? col_world_step(&world, 1.0f, c->pairing, c->algorithm, &stats)
+                    : col_balls_step(&balls, c->pairing, c->algorithm, &stats);
+  const uint64_t ticks = bench_tsc() - t0;
+  if (c->world)
+    col_world_destroy(&world);
+  else
+    col_balls_destroy(&balls);
+  if (all != COL_OK) {
+    gb_skip(st, "step failed");
+    return;
+  }
+  bench_finish(st, (int64_t)n, ticks);
+  const double frames = (double)gb_iteration_count(st);
+  gb_counter(st, "tests_per_frame", (double)stats.tests / frames, GB_PLAIN);
+  gb_counter(st, "contacts_per_frame", (double)stats.contacts / frames, GB_PLAIN);
+  gb_counter(st, "fallback_fraction", (double)stats.fallbacks / frames, GB_PLAIN);
+  gb_counter(st, "kcycles_per_frame", (double)ticks / frames / 1024.0, GB_PLAIN);
+}
+
+static const sim_case sim_cases[] = {
+    {false, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE},
+    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_BRUTE},
+    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_SAP},
+    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_GRID},
+    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_TREE},
+    {true, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE},
+    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_BRUTE},
+    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_SAP},
+    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_GRID},
+    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_TREE},
+};
+static const char *const pairing_names[] = {"naive", "brute", "sap", "grid", "tree"};
+
+typedef struct sim_registration {
+  const sim_case *c;
+  const char *backend;
+} sim_registration;
+
+static sim_registration registrations[sizeof sim_cases / sizeof sim_cases[0] * BENCH_MAX_BACKENDS];
+
+static void sim_fn(gb_state *st, void *user) {
+  const sim_registration *r = user;
+  run_sim(st, r->backend, r->c);
+}
+
+void bench_register_dynamics(void);
+void bench_register_dynamics(void) {
+  bench_register("circle", "seed", "uniform", overlap_seed, false);
+  bench_register("circle", "squared", "uniform", overlap_squared, false);
+  bench_register("elastic", "axes", "uniform", elastic_axes, false);
+  bench_register("elastic", "normal", "uniform", elastic_normal, false);
+  gb_benchmark *b = gb_register("circlestat/boundary/scalar/ulps16", boundary, NULL);
+  for (int e = 0; e <= 24; e += 4) gb_arg(b, e);
+  gb_iterations(b, 1);
+
+  static const int64_t sizes[] = {16, 64, 256, 1024, 4096, 16384, 65536, 0};
+  const char *names[BENCH_MAX_BACKENDS];
+  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
+  size_t used = 0;
+  for (size_t c = 0; c < sizeof sim_cases / sizeof sim_cases[0]; c++)
+    for (size_t k = 0; k < nb; k++) {
+      const bool naive = sim_cases[c].pairing == COL_SIM_NAIVE;
+      const bool native = strstr(names[k], "-emu") == NULL && strcmp(names[k], "autovec") != 0;
+      if ((naive && strcmp(names[k], "scalar") != 0) || !native) continue;
+      registrations[used] = (sim_registration){&sim_cases[c], names[k]};
+      const char *pairing = pairing_names[naive ? 0 : 1 + (int)sim_cases[c].algorithm];
+      char name[160];
+      snprintf(name, sizeof name, "sim/%s-%s/%s/%s", sim_cases[c].world ? "world" : "balls",
+               pairing, names[k], sim_cases[c].world ? "platforms" : "uniform");
+      gb_benchmark *g = gb_register(name, sim_fn, &registrations[used++]);
+      const bool smoke = strcmp(bench_active_suite->name, "smoke") == 0;
+      const bool full = strcmp(bench_active_suite->name, "full") == 0;
+      for (const int64_t *s = sizes; *s != 0 && (!smoke || *s == 16); s++)
+        if (!naive || full || *s <= NAIVE_MAX) gb_arg(g, *s);
+      gb_unit(g, GB_US);
+    }
+}

@@ -1,0 +1,194 @@
+/* The seeds' simulations: worked examples (two balls meeting head-on as in the seed's
+ * example, a box landing on a floor) and, over many frames, the broadphase-backed steps
+ * against the naive loops bit for bit, with every broadphase algorithm, in scenes slow and
+ * fast enough to force the fallback; error codes. */
+#include "helpers.h"
+
+static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
+                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
+                                            COL_BROADPHASE_QUADTREE};
+#define NALG (sizeof algorithms / sizeof algorithms[0])
+
+Test(sim, two_balls_meet_head_on) {
+  for (int pairing = 0; pairing < 2; pairing++) {
+    col_balls b;
+    cr_assert_eq(col_balls_create(2, 100, 100, &b), COL_OK);
+    /* Masses 10 (radius = mass), 5 to the right against 1 to the left, as in the seed. */
+    b.x[0] = 20, b.y[0] = 50, b.vx[0] = 5, b.radius[0] = 10;
+    b.x[1] = 45, b.y[1] = 50, b.vx[1] = -1, b.radius[1] = 10;
+    col_sim_stats st = {0, 0, 0};
+    cr_assert_eq(col_balls_step(&b, (col_sim_pairs)pairing, COL_BROADPHASE_SAP, &st), COL_OK);
+    /* Moved to 25 and 44 (19 apart < 20): velocities exchanged, then each moves by its new one. */
+    assert_float_bits(b.vx[0], -1.0f);
+    assert_float_bits(b.vx[1], 5.0f);
+    assert_float_bits(b.x[0], 24.0f);
+    assert_float_bits(b.x[1], 49.0f);
+    assert_float_bits(b.y[0], 50.0f);
+    cr_expect_eq(st.contacts, 1u);
+    cr_expect_eq(st.fallbacks, 0u);
+    col_balls_destroy(&b);
+  }
+}
+
+Test(sim, balls_bounce_off_walls) {
+  col_balls b;
+  cr_assert_eq(col_balls_create(1, 100, 100, &b), COL_OK);
+  b.x[0] = 97, b.y[0] = 4, b.vx[0] = 2, b.vy[0] = -2, b.radius[0] = 3;
+  cr_assert_eq(col_balls_step(&b, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
+  /* At (99, 2): past the right wall moving right, past the top moving up: both reverse. */
+  assert_float_bits(b.x[0], 99.0f);
+  assert_float_bits(b.vx[0], -2.0f);
+  assert_float_bits(b.vy[0], 2.0f);
+  col_balls_destroy(&b);
+}
+
+static void random_balls(col_balls *b, uint64_t *rng, float speed) {
+  for (size_t i = 0; i < b->count; i++) {
+    b->radius[i] = 2.0f + (float)rand_below(rng, 60) / 10.0f;
+    b->x[i] =
+        b->radius[i] + (float)rand_below(rng, 10000) / 10000.0f * (b->width - 2 * b->radius[i]);
+    b->y[i] =
+        b->radius[i] + (float)rand_below(rng, 10000) / 10000.0f * (b->height - 2 * b->radius[i]);
+    b->vx[i] = ((float)rand_below(rng, 2001) - 1000.0f) / 1000.0f * speed;
+    b->vy[i] = ((float)rand_below(rng, 2001) - 1000.0f) / 1000.0f * speed;
+  }
+}
+
+static bool same_floats(const float *a, const float *b, size_t n) {
+  return memcmp(a, b, n * sizeof(float)) == 0;
+}
+
+Test(sim, balls_broadphase_steps_equal_the_naive_loop) {
+  uint64_t rng = 8;
+  uint64_t fallbacks = 0, naive_tests = 0, bp_tests = 0;
+  for (int scene = 0; scene < 6; scene++) {
+    const size_t n = 40 + 50 * (size_t)scene;
+    const float speed = scene % 3 == 2 ? 12.0f : 1.5f; /* fast scenes force fallbacks */
+    col_balls ref, bp[NALG];
+    cr_assert_eq(col_balls_create(n, 300, 200, &ref), COL_OK);
+    random_balls(&ref, &rng, speed);
+    for (size_t a = 0; a < NALG; a++) {
+      cr_assert_eq(col_balls_create(n, 300, 200, &bp[a]), COL_OK);
+      memcpy(bp[a].x, ref.x, n * 4), memcpy(bp[a].y, ref.y, n * 4), memcpy(bp[a].vx, ref.vx, n * 4);
+      memcpy(bp[a].vy, ref.vy, n * 4), memcpy(bp[a].radius, ref.radius, n * 4);
+    }
+    for (int frame = 0; frame < 120; frame++) {
+      col_sim_stats sn = {0, 0, 0};
+      cr_assert_eq(col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &sn), COL_OK);
+      if (speed < 2) naive_tests += sn.tests; /* savings are judged on the slow scenes */
+      for (size_t a = 0; a < NALG; a++) {
+        col_sim_stats sb = {0, 0, 0};
+        cr_assert_eq(col_balls_step(&bp[a], COL_SIM_BROADPHASE, algorithms[a], &sb), COL_OK);
+        cr_assert(same_floats(ref.x, bp[a].x, n) && same_floats(ref.y, bp[a].y, n) &&
+                      same_floats(ref.vx, bp[a].vx, n) && same_floats(ref.vy, bp[a].vy, n),
+                  "scene %d frame %d algorithm %zu: trajectories differ", scene, frame, a);
+        cr_assert_eq(sb.contacts, sn.contacts, "scene %d frame %d algorithm %zu", scene, frame, a);
+        fallbacks += sb.fallbacks;
+        if (speed < 2) bp_tests += sb.tests;
+      }
+    }
+    col_balls_destroy(&ref);
+    for (size_t a = 0; a < NALG; a++) col_balls_destroy(&bp[a]);
+  }
+  cr_expect_gt(fallbacks, 0u, "the fast scenes should exercise the fallback");
+  cr_expect_lt(bp_tests, naive_tests * NALG / 4,
+               "the broadphase should save tests: %llu vs %llu naive, %llu fallbacks",
+               (unsigned long long)bp_tests, (unsigned long long)naive_tests * NALG,
+               (unsigned long long)fallbacks);
+}
+
+Test(sim, a_box_lands_on_the_floor) {
+  for (int pairing = 0; pairing < 2; pairing++) {
+    col_world w;
+    cr_assert_eq(col_world_create(2, (col_vec2){0, 5}, &w), COL_OK);
+    w.box[0] = (col_aabb2){{10, 80}, {20, 90}}, w.weight[0] = 1;
+    w.box[1] = (col_aabb2){{0, 100}, {100, 110}}, w.weight[1] = 0; /* the floor: no gravity */
+    col_sim_stats st = {0, 0, 0};
+    cr_assert_eq(col_world_step(&w, 1.0f, (col_sim_pairs)pairing, COL_BROADPHASE_GRID, &st),
+                 COL_OK);
+    assert_float_bits(w.box[0].max.y, 95.0f); /* falling, not there yet */
+    for (int frame = 0; frame < 3; frame++) {
+      cr_assert_eq(col_world_step(&w, 1.0f, (col_sim_pairs)pairing, COL_BROADPHASE_GRID, &st),
+                   COL_OK);
+      /* v = 10 (then 5 after each landing) takes it 5 into the floor; the MTD's smallest push
+       * is 5 up: it rests on the floor with its vertical velocity zeroed. */
+      assert_float_bits(w.box[0].min.y, 90.0f);
+      assert_float_bits(w.box[0].max.y, 100.0f);
+      assert_float_bits(w.velocity[0].y, 0.0f);
+      assert_float_bits(w.box[1].min.y, 100.0f); /* touching the player is no collision */
+    }
+    cr_expect_eq(st.contacts, 3u);
+    col_world_destroy(&w);
+  }
+}
+
+static void random_world(col_world *w, uint64_t *rng, float speed) {
+  for (size_t i = 0; i < w->count; i++) {
+    const bool platform = i % 4 == 0;
+    const float x = (float)rand_below(rng, 4000) / 10.0f, y = (float)rand_below(rng, 3000) / 10.0f;
+    const float sx =
+        platform ? 20.0f + (float)rand_below(rng, 60) : 3.0f + (float)rand_below(rng, 8);
+    const float sy = platform ? 3.0f : 3.0f + (float)rand_below(rng, 8);
+    w->box[i] = (col_aabb2){{x, y}, {x + sx, y + sy}};
+    w->weight[i] = platform ? 0.0f : 0.5f + (float)rand_below(rng, 4) / 4.0f;
+    w->velocity[i] = platform ? (col_vec2){0, 0}
+                              : (col_vec2){((float)rand_below(rng, 201) - 100.0f) / 100.0f * speed,
+                                           ((float)rand_below(rng, 201) - 100.0f) / 100.0f * speed};
+  }
+}
+
+Test(sim, world_broadphase_steps_equal_the_naive_loop) {
+  uint64_t rng = 9;
+  uint64_t fallbacks = 0;
+  for (int scene = 0; scene < 6; scene++) {
+    const size_t n = 30 + 40 * (size_t)scene;
+    const float speed = scene % 3 == 2 ? 40.0f : 4.0f;
+    col_world ref, bp[NALG];
+    cr_assert_eq(col_world_create(n, (col_vec2){0, 0.5f}, &ref), COL_OK);
+    random_world(&ref, &rng, speed);
+    if (scene % 3 == 1) /* a pile: small boxes overlapping deeply, resolved many times over */
+      for (size_t i = 0; i < n; i++) {
+        const float x = 200.0f + (float)rand_below(&rng, 100) / 10.0f;
+        const float y = 150.0f + (float)rand_below(&rng, 100) / 10.0f;
+        ref.box[i] = (col_aabb2){{x, y}, {x + 4, y + 4}};
+      }
+    for (size_t a = 0; a < NALG; a++) {
+      cr_assert_eq(col_world_create(n, ref.gravity, &bp[a]), COL_OK);
+      memcpy(bp[a].box, ref.box, n * sizeof *ref.box);
+      memcpy(bp[a].velocity, ref.velocity, n * sizeof *ref.velocity);
+      memcpy(bp[a].weight, ref.weight, n * sizeof *ref.weight);
+    }
+    for (int frame = 0; frame < 120; frame++) {
+      cr_assert_eq(col_world_step(&ref, 0.25f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
+      for (size_t a = 0; a < NALG; a++) {
+        col_sim_stats sb = {0, 0, 0};
+        cr_assert_eq(col_world_step(&bp[a], 0.25f, COL_SIM_BROADPHASE, algorithms[a], &sb), COL_OK);
+        cr_assert(memcmp(ref.box, bp[a].box, n * sizeof *ref.box) == 0 &&
+                      memcmp(ref.velocity, bp[a].velocity, n * sizeof *ref.velocity) == 0,
+                  "scene %d frame %d algorithm %zu: worlds differ", scene, frame, a);
+        fallbacks += sb.fallbacks;
+      }
+    }
+    col_world_destroy(&ref);
+    for (size_t a = 0; a < NALG; a++) col_world_destroy(&bp[a]);
+  }
+  cr_expect_gt(fallbacks, 0u, "the piles should exercise the fallback");
+}
+
+Test(sim, errors) {
+  col_balls b;
+  cr_expect_eq(col_balls_create(2, 10, 10, NULL), COL_ERR_NULL);
+  cr_assert_eq(col_balls_create(2, 10, 10, &b), COL_OK);
+  cr_expect_eq(col_balls_step(NULL, COL_SIM_NAIVE, COL_BROADPHASE_SAP, NULL), COL_ERR_NULL);
+  cr_expect_eq(col_balls_step(&b, (col_sim_pairs)2, COL_BROADPHASE_SAP, NULL), COL_ERR_ARGUMENT);
+  cr_expect_eq(col_balls_step(&b, COL_SIM_BROADPHASE, (col_broadphase)9, NULL), COL_ERR_ARGUMENT);
+  col_balls_destroy(&b);
+  col_balls_destroy(NULL);
+  col_world w;
+  cr_assert_eq(col_world_create(0, (col_vec2){0, 1}, &w), COL_OK);
+  cr_expect_eq(col_world_step(&w, 1, COL_SIM_BROADPHASE, COL_BROADPHASE_TREE, NULL), COL_OK);
+  cr_expect_eq(col_world_step(&w, 1, (col_sim_pairs)-1, COL_BROADPHASE_TREE, NULL),
+               COL_ERR_ARGUMENT);
+  col_world_destroy(&w);
+  col_world_destroy(NULL);
+}

@@ -1,0 +1,126 @@
+/* Differential fuzz target: the seeds' simulations. The broadphase-backed steps of the balls
+ * and of the platformer world, with every broadphase algorithm (balls: on scalar, and brute
+ * force and sweep and prune on one more backend), must stay bit-identical to the naive loops
+ * frame after frame.
+ * Input: kind byte (even: balls, with kind / 2 picking the other backend; odd: world), n byte
+ * (1..96), frames byte (1..24), a 32-bit scene seed, a speed byte (speeds up to byte / 4 per frame)
+ * and a size byte; then objects while the input lasts, the rest from the seed: balls x, y, vx, vy,
+ * radius; entities min x, min y, width, height, vx, vy (tagged floats, radii and sizes made
+ * non-negative). */
+#include "fuzz_common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char fz_target[] = "sim";
+
+static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
+                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
+                                            COL_BROADPHASE_QUADTREE};
+enum { NALG = sizeof algorithms / sizeof algorithms[0] };
+
+static float unit(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return (float)((z ^ (z >> 31)) >> 40) * 0x1p-24f;
+}
+
+static float next(fz_reader *r, uint64_t *seed, float lo, float hi) {
+  return r->n > 0 ? fz_float(r) : lo + (hi - lo) * unit(seed);
+}
+
+static _Noreturn void differ(const char *what, const char *backend, col_broadphase alg, int frame,
+                             size_t n) {
+  fprintf(stderr,
+          "fuzz sim: %s, %zu objects, frame %d: the broadphase step (algorithm %d, "
+          "backend %s) differs from the naive loop\n",
+          what, n, frame, (int)alg, backend);
+  fz_fail();
+}
+
+static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size,
+                      uint8_t backend_pick) {
+  col_balls ref;
+  if (col_balls_create(n, 16 * size, 12 * size, &ref) != COL_OK) abort();
+  for (size_t i = 0; i < n; i++) {
+    ref.x[i] = next(r, &seed, 0, ref.width), ref.y[i] = next(r, &seed, 0, ref.height);
+    ref.vx[i] = next(r, &seed, -speed, speed), ref.vy[i] = next(r, &seed, -speed, speed);
+    ref.radius[i] = fabsf(next(r, &seed, 0.5f, size));
+  }
+  const char *names[FZ_MAX_BACKENDS];
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  /* Every algorithm on scalar, then brute force and sweep and prune (the algorithms that run
+   * the backend's kernels) on one other backend, picked by the input. */
+  const char *other = names[nb > 1 ? 1 + backend_pick % (nb - 1) : 0];
+  const size_t runs = NALG + 2;
+  col_balls *bp = calloc(runs, sizeof *bp);
+  for (size_t k = 0; k < runs; k++) {
+    if (col_balls_create(n, ref.width, ref.height, &bp[k]) != COL_OK) abort();
+    float *const dst[5] = {bp[k].x, bp[k].y, bp[k].vx, bp[k].vy, bp[k].radius};
+    const float *const src[5] = {ref.x, ref.y, ref.vx, ref.vy, ref.radius};
+    for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], n * sizeof(float));
+  }
+  for (int frame = 0; frame < frames; frame++) {
+    fz_select(names[0]);
+    if (col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL) != COL_OK) abort();
+    for (size_t k = 0; k < runs; k++) {
+      const char *backend = k < NALG ? names[0] : other;
+      const col_broadphase alg = k < NALG ? algorithms[k] : algorithms[k - NALG];
+      fz_select(backend);
+      if (col_balls_step(&bp[k], COL_SIM_BROADPHASE, alg, NULL) != COL_OK) abort();
+      const size_t bytes = n * sizeof(float);
+      if (memcmp(ref.x, bp[k].x, bytes) || memcmp(ref.y, bp[k].y, bytes) ||
+          memcmp(ref.vx, bp[k].vx, bytes) || memcmp(ref.vy, bp[k].vy, bytes))
+        differ("balls", backend, alg, frame, n);
+    }
+  }
+  for (size_t k = 0; k < runs; k++) col_balls_destroy(&bp[k]);
+  free(bp);
+  col_balls_destroy(&ref);
+}
+
+static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size) {
+  col_world ref;
+  if (col_world_create(n, (col_vec2){0, 0.25f * speed}, &ref) != COL_OK) abort();
+  for (size_t i = 0; i < n; i++) {
+    const float x = next(r, &seed, 0, 12 * size), y = next(r, &seed, 0, 9 * size);
+    const float w = fabsf(next(r, &seed, 1, size)), h = fabsf(next(r, &seed, 1, size));
+    ref.box[i] = (col_aabb2){{x, y}, {x + w, y + h}};
+    ref.velocity[i] = (col_vec2){next(r, &seed, -speed, speed), next(r, &seed, -speed, speed)};
+    ref.weight[i] = i % 3 == 0 ? 0.0f : 1.0f;
+  }
+  col_world bp[NALG];
+  for (size_t k = 0; k < NALG; k++) {
+    if (col_world_create(n, ref.gravity, &bp[k]) != COL_OK) abort();
+    memcpy(bp[k].box, ref.box, n * sizeof *ref.box);
+    memcpy(bp[k].velocity, ref.velocity, n * sizeof *ref.velocity);
+    memcpy(bp[k].weight, ref.weight, n * sizeof *ref.weight);
+  }
+  for (int frame = 0; frame < frames; frame++) {
+    if (col_world_step(&ref, 0.5f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL) != COL_OK) abort();
+    for (size_t k = 0; k < NALG; k++) {
+      if (col_world_step(&bp[k], 0.5f, COL_SIM_BROADPHASE, algorithms[k], NULL) != COL_OK) abort();
+      if (memcmp(ref.box, bp[k].box, n * sizeof *ref.box) ||
+          memcmp(ref.velocity, bp[k].velocity, n * sizeof *ref.velocity))
+        differ("world", "scalar", algorithms[k], frame, n);
+    }
+  }
+  for (size_t k = 0; k < NALG; k++) col_world_destroy(&bp[k]);
+  col_world_destroy(&ref);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz_reader r = {data, size};
+  const uint8_t kind = fz_u8(&r);
+  const size_t n = 1 + fz_u8(&r) % 96;
+  const int frames = 1 + fz_u8(&r) % 24;
+  const uint64_t seed = fz_u32(&r);
+  const float speed = (float)fz_u8(&r) / 4.0f, scale = 2.0f + (float)(fz_u8(&r) % 32);
+  if (kind % 2 == 0)
+    run_balls(&r, n, frames, seed, speed, scale, (uint8_t)(kind >> 1));
+  else
+    run_world(&r, n, frames, seed, speed, scale);
+  return 0;
+}
