@@ -96,6 +96,8 @@ def table_of(data):
             continue
         name = b.get("run_name", b["name"])
         parts = name.split("/")
+        if len(parts) == 6 and parts[5].startswith("iterations:"):
+            parts = parts[:5]  # benchmarks with a fixed iteration count
         if len(parts) != 5:
             continue
         family, variant, backend, scene, n = parts
