@@ -4,7 +4,7 @@ frame, naive loop against broadphase-backed steps, with the object count where t
 starts to pay."""
 import os
 
-from report_util import fmt, plt, save_figure
+from report_util import finish_loglog, fmt, plt
 
 ALGORITHMS = ("brute", "sap", "grid", "tree")
 SIMS = (("balls", "uniform", "bouncing balls"), ("world", "platforms", "platformer world"))
@@ -93,14 +93,8 @@ def _sim(table, out_dir, rel, machine, kind, scene, title):
         if best:
             xs = sorted(best)
             ax.plot(xs, [best[x] for x in xs], "--", marker="o", markersize=3, label=f"{alg} (best backend)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("N (objects)")
-    ax.set_ylabel("K TSC cycles per frame")
-    ax.set_title(f"{title}: per frame — {machine}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    plot = save_figure(fig, os.path.join(out_dir, f"sim-{kind}"))
+    plot = finish_loglog(fig, ax, os.path.join(out_dir, f"sim-{kind}"), "N (objects)",
+                         "K TSC cycles per frame", f"{title}: per frame — {machine}")
     return lines + [f"![{kind}]({os.path.relpath(plot, rel)}.svg)", ""]
 
 

@@ -3,7 +3,7 @@ against 1-bit masks (scalar and SIMD, same scenes and sides, same run) with the 
 and the pixel-stepping movement, the seed's loop against the word-level version."""
 import os
 
-from report_util import fmt, plt, save_figure
+from report_util import finish_loglog, fmt, plt
 
 MASK_TARGET = (("count", "nohit"), 256, 20.0)  # mask SIMD >= 20x the per-pixel scalar loop
 SIMD = ("avx512", "avx2", "sse2", "neon")
@@ -53,14 +53,9 @@ def _plot_masks(table, variant, scene, sides, out_dir, machine):
         pts = [(n, y) for n, y in zip(sides, ys) if y]
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", markersize=3, label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("side of the sprites (items = overlap pixels)")
-    ax.set_ylabel("pixels per second")
-    ax.set_title(f"sprite vs mask, {variant}/{scene} — {machine}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    return save_figure(fig, os.path.join(out_dir, f"pixels-{variant}-{scene}"))
+    return finish_loglog(fig, ax, os.path.join(out_dir, f"pixels-{variant}-{scene}"),
+                         "side of the sprites (items = overlap pixels)", "pixels per second",
+                         f"sprite vs mask, {variant}/{scene} — {machine}")
 
 
 def _mask_part(table, out_dir, rel, machine):
@@ -138,14 +133,8 @@ def _move_part(table, out_dir, rel, machine):
         xs = sorted(rows)
         if xs:
             ax.plot(xs, [rows[x]["tsc_cycles_per_item"] for x in xs], marker="o", markersize=3, label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("speed (pixels per step)")
-    ax.set_ylabel("TSC cycles per move")
-    ax.set_title(f"pixel-stepping movement — {machine}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    plot = save_figure(fig, os.path.join(out_dir, "move-slopes"))
+    plot = finish_loglog(fig, ax, os.path.join(out_dir, "move-slopes"), "speed (pixels per step)",
+                         "TSC cycles per move", f"pixel-stepping movement — {machine}")
     return lines + ["", f"![movement]({os.path.relpath(plot, rel)}.svg)", ""]
 
 

@@ -1,4 +1,4 @@
-"""Helpers shared by report.py and report_broadphase.py: number formatting and figures
+"""Helpers shared by report.py and its section modules: number formatting and figures
 (matplotlib on the Agg backend, SVG output made deterministic so plots only change with data)."""
 import matplotlib
 
@@ -29,3 +29,16 @@ def save_figure(fig, base):
     fig.savefig(base + ".png", dpi=110)
     plt.close(fig)
     return base
+
+
+def finish_loglog(fig, ax, base, xlabel, ylabel, title):
+    """Log-log axes (x in powers of two), labels, grid and legend; writes the figure (base.svg,
+    base.png) and returns base."""
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return save_figure(fig, base)
