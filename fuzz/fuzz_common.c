@@ -78,3 +78,24 @@ _Noreturn void fz_fail(void) {
   fflush(stderr);
   abort();
 }
+
+static bool sprite_solid(const col_sprite *s, int64_t wx, int64_t wy, uint8_t thr) {
+  if (wx < s->x || wx >= (int64_t)s->x + s->width) return false;
+  if (wy < s->y || wy >= (int64_t)s->y + s->height) return false;
+  return (s->pixels[(size_t)(wy - s->y) * (size_t)s->stride + (size_t)(wx - s->x)] >> 24) > thr;
+}
+
+col_pixel_hit fz_sprite_brute_force(const col_sprite *a, const col_sprite *b, uint8_t thr) {
+  col_pixel_hit h = {false, 0, 0, 0};
+  const int64_t x0 = a->x > b->x ? a->x : b->x, y0 = a->y > b->y ? a->y : b->y;
+  const int64_t ax1 = (int64_t)a->x + a->width, bx1 = (int64_t)b->x + b->width;
+  const int64_t ay1 = (int64_t)a->y + a->height, by1 = (int64_t)b->y + b->height;
+  const int64_t x1 = ax1 < bx1 ? ax1 : bx1, y1 = ay1 < by1 ? ay1 : by1;
+  for (int64_t wy = y0; wy < y1; wy++)
+    for (int64_t wx = x0; wx < x1; wx++)
+      if (sprite_solid(a, wx, wy, thr) && sprite_solid(b, wx, wy, thr)) {
+        if (!h.hit) h = (col_pixel_hit){true, wx, wy, 0};
+        h.count++;
+      }
+  return h;
+}

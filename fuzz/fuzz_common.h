@@ -38,6 +38,10 @@ size_t fz_backends(const char **names, size_t max);
 /* Selects a backend by name or aborts: a fuzz run must never silently use another one. */
 void fz_select(const char *name);
 
+/* The sprite overlap by its definition, for the sprite and mask targets: every world pixel
+ * of the two rectangles' intersection, row-major, solid in both (alpha > thr). */
+col_pixel_hit fz_sprite_brute_force(const col_sprite *a, const col_sprite *b, uint8_t thr);
+
 /* Disagreement report helpers: print to stderr, then fz_fail aborts. */
 void fz_print_floats(const char *label, const float *v, size_t n);
 _Noreturn void fz_fail(void);

@@ -49,28 +49,6 @@ static void override_alphas(fz_reader *r, fz_sprite *f) {
     f->raw[i] = (f->raw[i] & 0xFFFFFFu) | ((uint32_t)fz_u8(r) << 24);
 }
 
-static bool solid(const col_sprite *s, int64_t wx, int64_t wy, uint8_t thr) {
-  if (wx < s->x || wx >= (int64_t)s->x + s->width) return false;
-  if (wy < s->y || wy >= (int64_t)s->y + s->height) return false;
-  return (s->pixels[(size_t)(wy - s->y) * (size_t)s->stride + (size_t)(wx - s->x)] >> 24) > thr;
-}
-
-/* Row-major over the world box around both sprites, pixel by pixel. */
-static col_pixel_hit brute_force(const col_sprite *a, const col_sprite *b, uint8_t thr) {
-  col_pixel_hit h = {false, 0, 0, 0};
-  const int64_t x0 = a->x < b->x ? a->x : b->x, y0 = a->y < b->y ? a->y : b->y;
-  const int64_t ax1 = (int64_t)a->x + a->width, bx1 = (int64_t)b->x + b->width;
-  const int64_t ay1 = (int64_t)a->y + a->height, by1 = (int64_t)b->y + b->height;
-  const int64_t x1 = ax1 > bx1 ? ax1 : bx1, y1 = ay1 > by1 ? ay1 : by1;
-  for (int64_t wy = y0; wy < y1; wy++)
-    for (int64_t wx = x0; wx < x1; wx++)
-      if (solid(a, wx, wy, thr) && solid(b, wx, wy, thr)) {
-        if (!h.hit) h = (col_pixel_hit){true, wx, wy, 0};
-        h.count++;
-      }
-  return h;
-}
-
 static bool same(col_pixel_hit p, col_pixel_hit q) {
   return p.hit == q.hit && p.x == q.x && p.y == q.y && p.count == q.count;
 }
@@ -98,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   override_alphas(&r, &a);
   override_alphas(&r, &b);
 
-  const col_pixel_hit want = brute_force(&a.s, &b.s, thr);
+  const col_pixel_hit want = fz_sprite_brute_force(&a.s, &b.s, thr);
   const col_pixel_hit want_first = {want.hit, want.x, want.y, want.hit ? 1u : 0u};
   const char *names[FZ_MAX_BACKENDS];
   const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);

@@ -21,7 +21,7 @@ bugs=(
   "sprite-last-lane@core/src/simd/simd_sprite.h@sprite@s/r.col = col + (size_t)__builtin_ctz(bits);/r.col = col + (size_t)(31 - __builtin_clz(bits));/@first colliding pixel taken from the last lane"
   "sweep-negative-zero@core/src/simd/simd_sweep.h@sweep@s/vf_add(tt, k->zero)/tt/@t = -0.0 is no longer turned into +0.0"
   "sap-sorted-by-max@core/src/broadphase/sap.c@broadphase@s/keys\[m++\] = col__float_key(boxes->min\[0\]\[i\]);/keys[m++] = col__float_key(boxes->max[0][i]);/@sweep and prune sorts on max x instead of min x"
-  "mask-shift-carry@core/src/simd/simd_mask.h@mask@s/vq_sll(vq_loadu(b + 1), 64u - shift)/vq_sll(vq_loadu(b + 1), 65u - shift)/@mask words lose the bit carried across the 64-bit boundary when b is shifted by 1 (SIMD backends)"
+  "mask-shift-carry@core/src/simd/simd_mask.h@mask@s/vq_sll(b_next, 64u - shift)/vq_sll(b_next, 65u - shift)/@mask words lose the bit carried across the 64-bit boundary when b is shifted by 1 (SIMD backends)"
   "slope-down-short@core/src/move.c@move@s/if (f > y + h \&\& f <= y + h + S) y = f - h;/if (f > y + h \&\& f < y + h + S) y = f - h;/@the fast movement does not follow down-slopes of exactly slope_max pixels"
   "circle-squared-touch@core/src/simd/simd_circle.h@circle@s/if (test == COL_CIRCLE_SQUARED) return vf_lt(d2, vf_mul(r, r));/if (test == COL_CIRCLE_SQUARED) return vf_le(d2, vf_mul(r, r));/@the squared circle test counts touching circles as overlapping (SIMD backends)"
   "sim-unsorted-candidates@core/src/sim.c@sim@s/    sort_row(s->adj + s->adj_start\[k\], s->adj_start\[k + 1\] - s->adj_start\[k\]);/    (void)sort_row;/@the simulations test their candidates in the broadphase's order, not the naive loop's (rows left unsorted)"
