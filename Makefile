@@ -253,7 +253,7 @@ report: $(DEPS_STAMP)
 	$(PYTHON) scripts/report.py
 
 format:
-	clang-format -i core/include/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
+	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c
 
 clean:

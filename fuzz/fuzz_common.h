@@ -38,6 +38,9 @@ size_t fz_backends(const char **names, size_t max);
 /* Selects a backend by name or aborts: a fuzz run must never silently use another one. */
 void fz_select(const char *name);
 
+/* splitmix64: the generator behind every target's decoded fills. */
+uint64_t fz_splitmix(uint64_t *state);
+
 /* The sprite overlap by its definition, for the sprite and mask targets: every world pixel
  * of the two rectangles' intersection, row-major, solid in both (alpha > thr). */
 col_pixel_hit fz_sprite_brute_force(const col_sprite *a, const col_sprite *b, uint8_t thr);

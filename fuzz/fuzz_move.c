@@ -15,13 +15,6 @@
 
 const char fz_target[] = "move";
 
-static uint64_t mix(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
-
 static int32_t decode_width(uint8_t v, int32_t max) {
   static const int32_t edges[8] = {1, 63, 64, 65, 127, 128, 129, 200};
   const int32_t w = v >= 0x80 ? edges[v % 8] : 1 + v;
@@ -77,10 +70,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t *bits = calloc(per_row * (size_t)h, sizeof(uint64_t));
   int32_t ground = h / 2;
   for (int32_t x = 0; x < w; x++) {
-    ground += (int32_t)(mix(&seed) % (2u * roughness + 1)) - roughness;
+    ground += (int32_t)(fz_splitmix(&seed) % (2u * roughness + 1)) - roughness;
     ground = ground < 0 ? 0 : ground > h ? h : ground;
     for (int32_t y = 0; y < h; y++)
-      if (y >= ground || mix(&seed) % 100 < noise)
+      if (y >= ground || fz_splitmix(&seed) % 100 < noise)
         bits[(size_t)y * per_row + (size_t)x / 64] |= (uint64_t)1 << (x % 64);
   }
   while (r.n >= 2) {

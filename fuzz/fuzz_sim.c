@@ -20,12 +20,7 @@ static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE
                                             COL_BROADPHASE_QUADTREE};
 enum { NALG = sizeof algorithms / sizeof algorithms[0] };
 
-static float unit(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return (float)((z ^ (z >> 31)) >> 40) * 0x1p-24f;
-}
+static float unit(uint64_t *state) { return (float)(fz_splitmix(state) >> 40) * 0x1p-24f; }
 
 static float next(fz_reader *r, uint64_t *seed, float lo, float hi) {
   return r->n > 0 ? fz_float(r) : lo + (hi - lo) * unit(seed);

@@ -17,13 +17,6 @@ typedef struct fz_sprite {
   col_sprite s;
 } fz_sprite;
 
-static uint64_t mix(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
-
 static fz_sprite decode_sprite(fz_reader *r, int64_t base_x, int64_t base_y, uint8_t thr) {
   fz_sprite f;
   const int32_t w = fz_u8(r) % 80, h = fz_u8(r) % 20, stride = w + fz_u8(r) % 4;
@@ -35,7 +28,7 @@ static fz_sprite decode_sprite(fz_reader *r, int64_t base_x, int64_t base_y, uin
   f.raw = malloc(n * sizeof(uint32_t) + 1); /* exactly the pixels: ASan sees any over-read */
   const uint8_t near[4] = {0, thr, (uint8_t)(thr == 255 ? 255 : thr + 1), 255};
   for (size_t i = 0; i < n; i++) {
-    const uint64_t z = mix(&seed);
+    const uint64_t z = fz_splitmix(&seed);
     const uint8_t alpha = (uint8_t)(z >> 56) < density ? near[(z >> 40) & 3] : (uint8_t)(z >> 48);
     f.raw[i] = ((uint32_t)alpha << 24) | (uint32_t)(z & 0xFFFFFFu);
   }
