@@ -91,7 +91,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
-.PHONY: all lib test check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+.PHONY: all lib test check peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-merge fuzz-cfl-check seeds report clean format
 .DEFAULT_GOAL := all
 
@@ -129,8 +129,40 @@ $(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o 
 $(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
 
-# Benchmarks: C files over the Google Benchmark shim (the one C++ file).
-BENCH_OBJ := $(patsubst %.c,$(O)/obj/%.o,$(wildcard bench/*.c)) $(O)/obj/bench/gbench.o
+# Peer engines (bench/peers/): each engine whose Debian package is installed is compiled in
+# (COL_PEER_<ENGINE>); an absent one is named by the benchmark binary and the peer tests.
+PEER_SRC := bench/peers/peers.c
+PEER_DEFS :=
+PEER_CXXFLAGS :=
+PEER_LIBS :=
+PEER_ABSENT :=
+ifeq ($(shell pkg-config --exists bullet 2>/dev/null && echo yes),yes)
+PEER_SRC += bench/peers/peer_bullet.cc
+PEER_DEFS += -DCOL_PEER_BULLET
+PEER_CXXFLAGS += $(shell pkg-config --cflags bullet)
+PEER_LIBS += -lBulletCollision -lLinearMath
+else
+PEER_ABSENT += bullet(libbullet-dev)
+endif
+ifneq ($(wildcard /usr/include/box2d/b2_broad_phase.h),)
+PEER_SRC += bench/peers/peer_box2d.cc
+PEER_DEFS += -DCOL_PEER_BOX2D
+PEER_LIBS += -lbox2d
+else
+PEER_ABSENT += box2d(libbox2d-dev)
+endif
+ifneq ($(wildcard /usr/include/chipmunk/cpSpatialIndex.h),)
+PEER_SRC += bench/peers/peer_chipmunk.c
+PEER_DEFS += -DCOL_PEER_CHIPMUNK
+PEER_LIBS += -lchipmunk
+else
+PEER_ABSENT += chipmunk(libchipmunk-dev)
+endif
+PEER_OBJ := $(patsubst %,$(O)/obj/%.o,$(basename $(PEER_SRC)))
+PEER_TESTBIN := $(O)/collide-peer-tests
+
+# Benchmarks: C files over the Google Benchmark shim (the one C++ file) and the peers.
+BENCH_OBJ := $(patsubst %.c,$(O)/obj/%.o,$(wildcard bench/*.c)) $(O)/obj/bench/gbench.o $(PEER_OBJ)
 BENCHBIN := $(O)/collide-bench
 
 $(O)/bench_context.h: FORCE
@@ -144,12 +176,29 @@ $(O)/obj/bench/%.o: bench/%.c $(O)/.flags $(O)/bench_context.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(O) -Ibench -MMD -MP -c $< -o $@
 
+$(O)/obj/bench/peers/%.o: bench/peers/%.c $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PEER_DEFS) -Ibench -MMD -MP -c $< -o $@
+
+$(O)/obj/bench/peers/%.o: bench/peers/%.cc bench/peers/peers.h $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(if $(filter 1,$(SANITIZE)),$(SANITIZE_FLAGS)) -std=c++17 -Icore/include \
+	  $(PEER_CXXFLAGS) -c $< -o $@
+
+$(O)/obj/bench/peers/test_peers.o: bench/peers/test_peers.c $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Ibench -MMD -MP -c $< -o $@
+
+# The peer pair-set tests (Criterion): the peers against our brute force on small scenes.
+$(PEER_TESTBIN): $(O)/obj/bench/peers/test_peers.o $(O)/obj/bench/bench_scenes.o $(PEER_OBJ) $(LIB)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ $(PEER_LIBS) -lcriterion -lm -o $@
+
 $(O)/obj/bench/gbench.o: bench/gbench.cc bench/gbench.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(if $(filter 1,$(SANITIZE)),$(SANITIZE_FLAGS)) -std=c++17 -c $< -o $@
 
 $(BENCHBIN): $(BENCH_OBJ) $(LIB)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ -lbenchmark -lpthread -lm -o $@
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ $(PEER_LIBS) -lbenchmark -lpthread -lm -o $@
 
 $(TESTBIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(LIB) -lcriterion -lm -o $@
@@ -175,6 +224,7 @@ check: $(TESTBIN)
 	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b"; \
 	  COLLIDE_BACKEND=$$b $(TESTBIN) $(TEST_ARGS); \
 	done
+	@$(MAKE) --no-print-directory peer-check O=$(O)
 	@$(MAKE) --no-print-directory check-env O=$(O)
 	@$(MAKE) --no-print-directory replay O=$(O)
 	@$(MAKE) --no-print-directory bench-smoke O=$(O)
@@ -197,6 +247,12 @@ bench-smoke: $(BENCHBIN) $(O)/gbench-check
 # Every corpus file through every target, on every backend (a disagreement aborts).
 replay: $(REPLAYS)
 	@set -e; for t in $(FUZZ_TARGETS); do $(O)/replay_$$t fuzz/corpus/$$t; done
+
+# The peers' pair sets against our brute force (once: they do not use our backends).
+peer-check: $(PEER_TESTBIN)
+	@echo "== $(PEER_TESTBIN) (engines: $(or $(strip $(PEER_DEFS:-DCOL_PEER_%=%)),none))"
+	@if [ -n "$(strip $(PEER_ABSENT))" ]; then echo "peer-check: not installed, not tested: $(PEER_ABSENT)"; fi
+	@$(PEER_TESTBIN) $(TEST_ARGS)
 
 # A forced backend that does not exist must fail loudly, not fall back.
 check-env: $(TESTBIN)
@@ -254,9 +310,11 @@ report: $(DEPS_STAMP)
 
 format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
-	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c
+	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
+	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc
 
 clean:
 	rm -rf build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl $(O)
 
--include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/bench/*.d)
+-include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/bench/*.d \
+  $(O)/obj/bench/peers/*.d)

@@ -5,6 +5,7 @@
 #ifndef COLLIDE_BENCH_H
 #define COLLIDE_BENCH_H
 
+#include "bench_scenes.h" /* bench_next, bench_uniform, bench_alloc, the scenes */
 #include "collide.h"
 #include "gbench.h"
 
@@ -38,12 +39,5 @@ double bench_tsc_ghz(void);
 /* Sets items_per_second, ns_per_item and tsc_cycles_per_item from one timed loop of
  * `items` per iteration that took `tsc_ticks`. */
 void bench_finish(gb_state *st, int64_t items, uint64_t tsc_ticks);
-
-/* Deterministic scene values. */
-uint64_t bench_next(uint64_t *state);
-float bench_uniform(uint64_t *state, float lo, float hi);
-
-/* 64-byte aligned allocation that aborts on failure; free with free(). */
-void *bench_alloc(size_t bytes);
 
 #endif

@@ -23,6 +23,7 @@ void bench_register_move(void);
 void bench_register_dynamics(void);
 void bench_register_sweep(void);
 void bench_register_broadphase(void);
+void bench_register_peers(void);
 
 #define POW4 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576
 #define POW2                                                                                       \
@@ -112,26 +113,6 @@ void bench_finish(gb_state *st, int64_t items, uint64_t tsc_ticks) {
   gb_set_complexity_n(st, items);
 }
 
-uint64_t bench_next(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
-
-float bench_uniform(uint64_t *state, float lo, float hi) {
-  return lo + (hi - lo) * (float)(bench_next(state) >> 40) * 0x1p-24f;
-}
-
-void *bench_alloc(size_t bytes) {
-  void *p = NULL;
-  if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
-    fprintf(stderr, "bench: out of memory (%zu bytes)\n", bytes);
-    exit(1);
-  }
-  return p;
-}
-
 int main(int argc, char **argv) {
   const char *suite = getenv("COLLIDE_BENCH_SUITE");
   if (suite != NULL && suite[0] != '\0') {
@@ -155,6 +136,7 @@ int main(int argc, char **argv) {
   bench_register_dynamics();
   bench_register_sweep();
   bench_register_broadphase();
+  bench_register_peers();
 
   char buf[512] = "";
   const char *names[BENCH_MAX_BACKENDS];

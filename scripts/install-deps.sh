@@ -10,6 +10,7 @@ packages=(
   libsimde-dev                # portable SIMD intrinsics
   libcriterion-dev            # unit tests
   libbenchmark-dev libbenchmark-tools
+  libbullet-dev libbox2d-dev libchipmunk-dev # peer engines (bench/peers)
   python3 python3-matplotlib python3-scipy
   zip                         # seed corpora for ClusterFuzzLite
 )

@@ -16,6 +16,7 @@ import os
 import sys
 
 from report_broadphase import broadphase_section
+from report_peers import peers_section
 from report_dynamics import dynamics_section
 from report_pixels import pixels_section
 from report_util import fmt, human_items, plt, save_figure
@@ -98,6 +99,8 @@ def table_of(data):
         parts = name.split("/")
         if len(parts) == 6 and parts[5].startswith("iterations:"):
             parts = parts[:5]  # benchmarks with a fixed iteration count
+        if len(parts) == 4 and parts[1].startswith("peer-"):
+            parts.insert(2, "")  # peer engines: broadphase/peer-<engine>-<structure>/<scene>/N
         if len(parts) != 5:
             continue
         family, variant, backend, scene, n = parts
@@ -276,6 +279,7 @@ def report_run(path, data, out_dir, rel):
     lines += pixels_section(table, out_dir, rel, machine)
     lines += dynamics_section(table, out_dir, rel, machine)
     lines += broadphase_section(table, out_dir, rel, machine)
+    lines += peers_section(table, ctx)
     return lines
 
 

@@ -11,11 +11,16 @@ BROADPHASE_TARGETS = {10000: 1200, 100000: 90000}  # K-cycles
 
 def broadphase_section(table, out_dir, rel, machine):
     """Time vs N per algorithm, crossovers, savings, and the box-pruning figures."""
-    runs = {}  # scene -> {label: {N: bench}}
+    runs = {}  # scene -> {label: {N: bench}}, ours
+    peers = {}  # scene -> {label: {N: bench}}, the peer engines with their own pair stores
     for (family, algorithm, scene), rows in table.items():
         if family != "broadphase":
             continue
         for backend, by_n in rows.items():
+            if algorithm.startswith("peer-"):  # peers: own-store rows in the plots only
+                if not algorithm.endswith("-count"):
+                    peers.setdefault(scene, {})[algorithm] = by_n
+                continue
             runs.setdefault(scene, {})[f"{algorithm}/{backend}"] = by_n
     if not runs:
         return []
@@ -73,6 +78,11 @@ def broadphase_section(table, out_dir, rel, machine):
             ys = [runs[scene][label][n]["kcycles_per_run"] * 1000 for n in ns]
             style = "--" if label.startswith("brute") else "-"
             ax.plot(ns, ys, style, marker="o", markersize=3, label=label)
+        for label in sorted(peers.get(scene, {})):
+            by_n = peers[scene][label]
+            ns = sorted(by_n)
+            ax.plot(ns, [by_n[n]["kcycles_per_run"] * 1000 for n in ns], ":", marker="x",
+                    markersize=4, label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("N (boxes)")
@@ -82,8 +92,11 @@ def broadphase_section(table, out_dir, rel, machine):
         ax.legend(fontsize=7, ncol=2)
         base = save_figure(fig, os.path.join(out_dir, f"broadphase-{scene}"))
         sizes = sorted({n for by_n in runs[scene].values() for n in by_n})
-        lines += [f"#### Scene `{scene}`", "", f"![broadphase {scene}]({os.path.relpath(base, rel)}.svg)", "",
-                  "TSC K-cycles per run (pairs found / savings = 1 − tests ÷ N(N−1)/2 in brackets for N ≥ 1000):", "",
+        lines += [f"#### Scene `{scene}`", "", f"![broadphase {scene}]({os.path.relpath(base, rel)}.svg)", ""]
+        if scene in peers:
+            lines += ["Dotted lines: the peer engines with their own pair stores (tables in "
+                      "\"Peer engines\" below).", ""]
+        lines += ["TSC K-cycles per run (pairs found / savings = 1 − tests ÷ N(N−1)/2 in brackets for N ≥ 1000):", "",
                   "| N | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
         for n in sizes:
             cells = []

@@ -1,0 +1,208 @@
+// Bullet 3.24 (libbullet-dev, single precision) broadphases behind peers.h: btDbvtBroadphase
+// (default: pairs found while inserting and moving; deferred: found in
+// calculateOverlappingPairs), bt32BitAxisSweep3 and btSimpleBroadphase. Boxes enter as they
+// are (no margin added by us); 2D scenes get z = [0, 0].
+#include "peers.h"
+
+#include <BulletCollision/BroadphaseCollision/btAxisSweep3.h>
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
+#include <BulletCollision/BroadphaseCollision/btSimpleBroadphase.h>
+
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace {
+
+// The count-only store: Bullet's broadphases hand every new pair to addOverlappingPair and,
+// where they track overlaps edge by edge (the axis sweep), every ended one to
+// removeOverlappingPair; the count is the difference. btNullPairCache reports deferred
+// removal, so the Dbvt never asks it to find pairs or clean up.
+class CountingPairCache : public btNullPairCache {
+public:
+  size_t count = 0;
+  btBroadphasePair *addOverlappingPair(btBroadphaseProxy *, btBroadphaseProxy *) override {
+    count++;
+    return nullptr;
+  }
+  void *removeOverlappingPair(btBroadphaseProxy *, btBroadphaseProxy *, btDispatcher *) override {
+    count--;
+    return nullptr;
+  }
+};
+
+// Box i's proxy carries i + 1: btSimpleBroadphase skips proxies whose client object is null.
+uint32_t index_of(const btBroadphaseProxy *proxy) {
+  return (uint32_t)(reinterpret_cast<uintptr_t>(proxy->m_clientObject) - 1);
+}
+
+enum class Kind { Dbvt, DbvtDeferred, AxisSweep, Simple };
+
+btVector3 corner(const col_boxes *b, const float *const *v, size_t i) {
+  return btVector3(v[0][i], v[1][i], b->dims == 3 ? v[2][i] : 0.0f);
+}
+
+class BulletPeer {
+public:
+  BulletPeer(Kind kind, bool count_only) : kind_(kind), count_only_(count_only) {}
+  ~BulletPeer() { clear(); }
+
+  void clear() {
+    broadphase_.reset();
+    // The Dbvt allocates each proxy with btAlignedAlloc and leaves them to the user: a user
+    // calls destroyProxy per object, which also walks the pair cache (far slower than the
+    // whole run at 100k boxes); the tree is gone, so the proxies are simply released.
+    if (kind_ == Kind::Dbvt || kind_ == Kind::DbvtDeferred)
+      for (btBroadphaseProxy *p : proxies_) btAlignedFree(p);
+    proxies_.clear();
+    counter_.reset();
+  }
+
+  bool build(const col_boxes *b) {
+    clear();
+    if (count_only_) counter_.reset(new CountingPairCache());
+    btOverlappingPairCache *cache = counter_.get(); // nullptr: the engine's own hashed cache
+    switch (kind_) {
+    case Kind::Dbvt:
+    case Kind::DbvtDeferred: {
+      auto *dbvt = new btDbvtBroadphase(cache);
+      dbvt->m_deferedcollide = kind_ == Kind::DbvtDeferred;
+      broadphase_.reset(dbvt);
+      break;
+    }
+    case Kind::AxisSweep: {
+      // World bounds from the boxes, widened so that a moving scene stays inside; handles
+      // for exactly N boxes (the 1.5 M default would allocate ~100 MB per build). The raycast
+      // accelerator (a second, Dbvt, broadphase kept for ray queries) is disabled: it plays
+      // no part in finding pairs.
+      btVector3 lo(BT_LARGE_FLOAT, BT_LARGE_FLOAT, BT_LARGE_FLOAT), hi = -lo;
+      for (size_t i = 0; i < b->count; i++) {
+        lo.setMin(corner(b, b->min, i));
+        hi.setMax(corner(b, b->max, i));
+      }
+      const btVector3 pad = (hi - lo) * 0.25f + btVector3(16, 16, 16);
+      broadphase_.reset(
+          new bt32BitAxisSweep3(lo - pad, hi + pad, (unsigned)b->count + 1, cache, true));
+      break;
+    }
+    case Kind::Simple: broadphase_.reset(new btSimpleBroadphase((int)b->count + 1, cache)); break;
+    }
+    proxies_.resize(b->count);
+    for (size_t i = 0; i < b->count; i++)
+      proxies_[i] = broadphase_->createProxy(
+          corner(b, b->min, i), corner(b, b->max, i), 0, reinterpret_cast<void *>(i + 1),
+          btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter, nullptr);
+    return true;
+  }
+
+  void find() { broadphase_->calculateOverlappingPairs(nullptr); }
+
+  void move(const col_boxes *b, const uint32_t *moved, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+      const uint32_t i = moved[k];
+      broadphase_->setAabb(proxies_[i], corner(b, b->min, i), corner(b, b->max, i), nullptr);
+    }
+    find();
+  }
+
+  size_t reported(col_pairs *out) {
+    if (count_only_) return counter_->count;
+    btOverlappingPairCache *cache = broadphase_->getOverlappingPairCache();
+    const int n = cache->getNumOverlappingPairs();
+    const btBroadphasePair *p = cache->getOverlappingPairArrayPtr();
+    for (int k = 0; k < n; k++)
+      if (out) peer_push(out, index_of(p[k].m_pProxy0), index_of(p[k].m_pProxy1));
+    return (size_t)n;
+  }
+
+private:
+  Kind kind_;
+  bool count_only_;
+  std::unique_ptr<CountingPairCache> counter_; // outlives broadphase_ (declared first)
+  std::unique_ptr<btBroadphaseInterface> broadphase_;
+  std::vector<btBroadphaseProxy *> proxies_;
+};
+
+template <Kind K> void *create(bool count_only) {
+  return new (std::nothrow) BulletPeer(K, count_only);
+}
+void destroy(void *self) { delete static_cast<BulletPeer *>(self); }
+void clear(void *self) { static_cast<BulletPeer *>(self)->clear(); }
+bool build(void *self, const col_boxes *b) { return static_cast<BulletPeer *>(self)->build(b); }
+void find(void *self) { static_cast<BulletPeer *>(self)->find(); }
+void move(void *self, const col_boxes *b, const uint32_t *moved, const float *, size_t count) {
+  static_cast<BulletPeer *>(self)->move(b, moved, count);
+}
+size_t reported(void *self, col_pairs *out) {
+  return static_cast<BulletPeer *>(self)->reported(out);
+}
+
+const peer_structure dbvt = {
+    "bullet",
+    "dbvt",
+    true,
+    true,
+    0,
+    "closed rule, pairs found while inserting; when boxes move, leaves grow by a 0.05 margin and "
+    "pairs stay cached until the incremental cleanup (10% of the cache per frame) drops them",
+    create<Kind::Dbvt>,
+    destroy,
+    clear,
+    build,
+    find,
+    move,
+    reported,
+    nullptr};
+const peer_structure dbvt_deferred = {
+    "bullet",
+    "dbvt-deferred",
+    true,
+    true,
+    0,
+    "as dbvt, with the pairs found in calculateOverlappingPairs (m_deferedcollide)",
+    create<Kind::DbvtDeferred>,
+    destroy,
+    clear,
+    build,
+    find,
+    move,
+    reported,
+    nullptr};
+const peer_structure axis_sweep = {
+    "bullet",
+    "axissweep3",
+    true,
+    true,
+    16384,
+    "closed rule on 31-bit quantized bounds (min rounded down, max up): a superset, by gaps "
+    "under two quanta of the world box",
+    create<Kind::AxisSweep>,
+    destroy,
+    clear,
+    build,
+    find,
+    move,
+    reported,
+    nullptr};
+const peer_structure simple = {"bullet",
+                               "simple",
+                               true,
+                               true,
+                               16384,
+                               "closed rule, every pair tested in calculateOverlappingPairs",
+                               create<Kind::Simple>,
+                               destroy,
+                               clear,
+                               build,
+                               find,
+                               move,
+                               reported,
+                               nullptr};
+
+} // namespace
+
+extern "C" const peer_structure *const peer_bullet_structures[] = {&dbvt, &dbvt_deferred,
+                                                                   &axis_sweep, &simple};
+extern "C" const size_t peer_bullet_count = 4;

@@ -1,0 +1,166 @@
+/* Chipmunk 7.0.3 (libchipmunk-dev, double precision) spatial indexes behind peers.h, 2D only:
+ * cpBBTree, cpSpaceHash and cpSweep1D, driven the way cpSpace drives them: every box inserted
+ * (cpSpatialIndexInsert), then cpSpatialIndexReindexQuery, which reindexes every object and
+ * hands each candidate pair to our callback once. Boxes convert to cpBB exactly (float to
+ * double). What each index hands over (Chipmunk's cpSpace filters it afterwards with
+ * cpBBIntersects, closed):
+ *   cpBBTree:    pairs whose leaf boxes intersect (closed); leaves are the boxes as given
+ *                (no velocity function set), and the tree caches pairs between unmoved leaves;
+ *   cpSpaceHash: pairs sharing a hash bucket (cell coordinates hashed modulo the bucket count),
+ *                without a box test;
+ *   cpSweep1D:   pairs whose x intervals intersect (closed), y not tested. */
+#include "peers.h"
+
+#include <chipmunk/chipmunk.h>
+
+#include <stdlib.h>
+
+typedef enum { BBTREE, SPACEHASH, SWEEP1D } chip_kind;
+
+typedef struct chip_peer {
+  chip_kind kind;
+  bool count_only;
+  cpSpatialIndex *index;
+  cpBB *bb; /* box i is object &bb[i] */
+  size_t n, count;
+  col_pairs pairs; /* the pairs handed over by the last reindex query */
+} chip_peer;
+
+static cpBB box_bb(void *obj) { return *(const cpBB *)obj; }
+
+static cpCollisionID collect(void *a, void *b, cpCollisionID id, void *data) {
+  chip_peer *p = data;
+  if (p->count_only)
+    p->count++;
+  else
+    peer_push(&p->pairs, (uint32_t)((cpBB *)a - p->bb), (uint32_t)((cpBB *)b - p->bb));
+  return id;
+}
+
+static void *chip_create(chip_kind kind, bool count_only) {
+  chip_peer *p = calloc(1, sizeof *p);
+  if (p) p->kind = kind, p->count_only = count_only;
+  return p;
+}
+static void *create_bbtree(bool count_only) { return chip_create(BBTREE, count_only); }
+static void *create_spacehash(bool count_only) { return chip_create(SPACEHASH, count_only); }
+static void *create_sweep1d(bool count_only) { return chip_create(SWEEP1D, count_only); }
+
+static void chip_clear(void *self) {
+  chip_peer *p = self;
+  if (p->index) cpSpatialIndexFree(p->index);
+  free(p->bb);
+  p->index = NULL, p->bb = NULL, p->n = 0, p->count = 0, p->pairs.count = 0;
+}
+
+static void chip_destroy(void *self) {
+  chip_peer *p = self;
+  chip_clear(p);
+  col_pairs_free(&p->pairs);
+  free(p);
+}
+
+static void set_box(chip_peer *p, const col_boxes *b, size_t i) {
+  p->bb[i] = cpBBNew(b->min[0][i], b->min[1][i], b->max[0][i], b->max[1][i]);
+}
+
+static bool chip_build(void *self, const col_boxes *b) {
+  chip_peer *p = self;
+  chip_clear(p);
+  if (b->count > (size_t)INT32_MAX / 10) return false;
+  p->bb = malloc((b->count ? b->count : 1) * sizeof *p->bb);
+  if (!p->bb) return false;
+  p->n = b->count;
+  for (size_t i = 0; i < b->count; i++) set_box(p, b, i);
+  switch (p->kind) {
+  case BBTREE: p->index = cpBBTreeNew(box_bb, NULL); break;
+  case SWEEP1D: p->index = cpSweep1DNew(box_bb, NULL); break;
+  case SPACEHASH: {
+    /* Chipmunk's advice for cpSpaceUseSpatialHash: cells about the average shape size,
+     * about 10x as many buckets as objects. */
+    double extent = 0;
+    for (size_t i = 0; i < b->count; i++)
+      extent += (p->bb[i].r - p->bb[i].l) + (p->bb[i].t - p->bb[i].b);
+    const double dim = b->count ? extent / (2.0 * (double)b->count) : 1.0;
+    p->index = cpSpaceHashNew(dim > 0 ? dim : 1.0, (int)(10 * b->count + 1), box_bb, NULL);
+    break;
+  }
+  }
+  if (!p->index) return false;
+  for (size_t i = 0; i < b->count; i++) cpSpatialIndexInsert(p->index, &p->bb[i], i);
+  return true;
+}
+
+static void chip_find(void *self) {
+  chip_peer *p = self;
+  p->pairs.count = 0, p->count = 0;
+  cpSpatialIndexReindexQuery(p->index, collect, p);
+}
+
+static void chip_move(void *self, const col_boxes *b, const uint32_t *moved, const float *delta,
+                      size_t count) {
+  (void)delta;
+  chip_peer *p = self;
+  for (size_t k = 0; k < count; k++) set_box(p, b, moved[k]);
+  chip_find(p);
+}
+
+static size_t chip_reported(void *self, col_pairs *out) {
+  chip_peer *p = self;
+  if (p->count_only) return p->count;
+  if (out)
+    for (size_t k = 0; k < p->pairs.count; k++)
+      peer_push(out, p->pairs.data[k].a, p->pairs.data[k].b);
+  return p->pairs.count;
+}
+
+static const peer_structure bbtree = {
+    "chipmunk",
+    "bbtree",
+    false,
+    true,
+    0,
+    "closed rule (cpBBIntersects) between the boxes as given; pairs between unmoved boxes "
+    "come from the tree's pair cache",
+    create_bbtree,
+    chip_destroy,
+    chip_clear,
+    chip_build,
+    chip_find,
+    chip_move,
+    chip_reported,
+    NULL};
+static const peer_structure spacehash = {
+    "chipmunk",
+    "spacehash",
+    false,
+    true,
+    0,
+    "every pair sharing a hash bucket (cells of the mean box size, 10 buckets per box), no box "
+    "test: a superset that cpSpace filters with cpBBIntersects",
+    create_spacehash,
+    chip_destroy,
+    chip_clear,
+    chip_build,
+    chip_find,
+    chip_move,
+    chip_reported,
+    NULL};
+static const peer_structure sweep1d = {
+    "chipmunk",
+    "sweep1d",
+    false,
+    true,
+    16384, /* x-only candidates: ~N^2 / 30 on boxprune2d */
+    "closed rule on x only: every pair whose x intervals intersect, y not tested",
+    create_sweep1d,
+    chip_destroy,
+    chip_clear,
+    chip_build,
+    chip_find,
+    chip_move,
+    chip_reported,
+    NULL};
+
+const peer_structure *const peer_chipmunk_structures[] = {&bbtree, &spacehash, &sweep1d};
+const size_t peer_chipmunk_count = 3;

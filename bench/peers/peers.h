@@ -1,0 +1,78 @@
+/* Peer engines' broadphases (Bullet, Box2D, Chipmunk) behind one plain-C interface, so that the
+ * C benchmarks and tests drive them like our own algorithms (the same pattern as the Google
+ * Benchmark shim: C++ inside, C outside).
+ *
+ * A peer instance owns one engine structure. The life of a from-scratch run is
+ *   peer_build (a fresh structure, every box inserted: engines that find pairs while inserting
+ *   do so here) -> peer_find (the engine's own pair update) -> peer_reported (what it reports);
+ * a moving scene calls peer_move once per frame after the first build and find. What the
+ * engine reports is its own set (its touch rule, margins, quantization, stale cached pairs);
+ * peer_exact re-tests it with our closed rule to give the comparable set.
+ *
+ * Each structure runs in one of two pair-collection modes:
+ *   own:        the pair store a user of the engine would have (Bullet's btHashedOverlappingPair
+ *               Cache; for Box2D and Chipmunk, whose broadphases hand pairs to a callback, a
+ *               callback that appends to a vector, and for Box2D's per-frame update a set of
+ *               current pairs pruned like b2ContactManager::Collide does);
+ *   count-only: a store that only counts what it is handed (the cheapest the engine can do). */
+#ifndef COLLIDE_PEERS_H
+#define COLLIDE_PEERS_H
+
+#include "collide.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct peer_structure {
+  const char *engine;   /* "bullet", "box2d", "chipmunk" */
+  const char *name;     /* "dbvt", "dbvt-deferred", "axissweep3", ... */
+  bool three_d;         /* runs 3D scenes too (Bullet); the others are 2D only */
+  bool can_move;        /* has a per-frame update (peer_move) */
+  size_t max_count;     /* largest N it is run at in benchmarks (0: no limit) */
+  const char *reported; /* how the reported set relates to the closed rule (README table) */
+  void *(*create)(bool count_only);
+  void (*destroy)(void *self);
+  /* Drops the engine structure (the benchmarks call it outside the timed part). */
+  void (*clear)(void *self);
+  /* Replaces the structure with one holding every box (3D engines get z = [0, 0] for 2D
+   * scenes). Returns false when the engine refused (sizes). */
+  bool (*build)(void *self, const col_boxes *boxes);
+  void (*find)(void *self);
+  /* `boxes` hold this frame's coordinates; `moved` lists the boxes that moved and `delta` their
+   * displacement (dx, dy); the engine updates them and its pairs. */
+  void (*move)(void *self, const col_boxes *boxes, const uint32_t *moved, const float *delta,
+               size_t count);
+  /* The pairs the engine reports now, as (a < b) index pairs appended to `out`; in count-only
+   * mode `out` is left alone. Returns the number of pairs reported (with repeats, if the engine
+   * reports a pair twice). */
+  size_t (*reported_pairs)(void *self, col_pairs *out);
+  /* Optional (NULL when the engine stores boxes as given): the box the engine holds for box i
+   * now (Box2D's fat AABB), for the tests that pin down its reported set. */
+  void (*stored_box)(void *self, uint32_t i, float min[2], float max[2]);
+} peer_structure;
+
+/* The structures compiled in (engines found at build time), in a fixed order. */
+size_t peer_structures(const peer_structure *const **list);
+
+/* Engines not compiled in, each with the reason ("chipmunk: libchipmunk-dev was not installed
+ * when collide was built"), one per line; "" when all three are present. */
+const char *peer_absent(void);
+
+/* `exact` := the pairs of `reported` that overlap under the closed rule (col_aabb2_overlap or
+ * col_aabb3_overlap, COL_TOUCH_OVERLAPS), sorted, without repeats. Returns the number of
+ * repeats that were dropped. */
+size_t peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *exact);
+
+/* Appends (min(a, b), max(a, b)) to `out`; aborts when out of memory (benchmark/test code). */
+void peer_push(col_pairs *out, uint32_t a, uint32_t b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,133 @@
+"""The peer-engine section of results/REPORT.md (called by report.py): Bullet, Box2D and
+Chipmunk broadphases measured in the same run as ours (bench/bench_peers.c), the targets of
+issue 9, build and find separately, the pairs each engine reports vs the exact ones, and the
+touch rule each engine showed on the probe boxes."""
+# (scene, N, factor over the fastest peer with its own store, factor over the fastest count-only)
+PEER_TARGETS = [("boxprune3d", 10000, 10, 3), ("boxprune3d", 100000, 10, 3),
+                ("boxprune2d", 10000, 5, 2), ("boxprune2d", 100000, 5, 2)]
+MOVING_TARGET = ("moving", 8192, 3)
+
+
+def _kc(b):
+    return b["kcycles_per_run"]
+
+
+def _ours(table, scene, n):
+    """(K-cycles, label) of our fastest broadphase on the scene at N (brute force excluded)."""
+    best = []
+    for (family, algorithm, sc), rows in table.items():
+        if family != "broadphase" or sc != scene or algorithm.startswith(("peer-", "brute")):
+            continue
+        for backend, by_n in rows.items():
+            if n in by_n:
+                best.append((_kc(by_n[n]), f"{algorithm}/{backend}"))
+    return min(best, default=(None, None))
+
+
+def _peers(table, scene, n, count_only):
+    """[(K-cycles, label, bench)] of the peer rows on the scene at N, fastest first. Rows that
+    miss exact pairs (Chipmunk's sweep misses x touches) are not a complete broadphase and
+    are left out of the comparison."""
+    rows = []
+    for (family, algorithm, sc), by_backend in table.items():
+        if family != "broadphase" or sc != scene or not algorithm.startswith("peer-"):
+            continue
+        if algorithm.endswith("-count") != count_only:
+            continue
+        b = by_backend.get("", {}).get(n)
+        if b is not None:
+            rows.append((_kc(b), algorithm, b))
+    return sorted(rows, key=lambda r: r[0])
+
+
+def _complete(table, scene, n, label):
+    """Does the own-store row of this structure find every exact pair at this size?"""
+    own = label[:-len("-count")] if label.endswith("-count") else label
+    b = table.get(("broadphase", own, scene), {}).get("", {}).get(n)
+    return b is None or b.get("missed_pairs", 0) == 0
+
+
+def peers_section(table, ctx):
+    if not any(k[0] == "broadphase" and k[1].startswith("peer-") for k in table):
+        return []
+    lines = ["### Peer engines: Bullet, Box2D and Chipmunk in the same run", "",
+             "Each engine's broadphase on our scenes (bench/peers/, README \"Peer engines\"). "
+             "From scratch = a fresh structure, every box inserted, then the engine's pair "
+             "update; `-count` rows hand pairs to a store that only counts them. Ratios are ours "
+             "over theirs in this run; rows that miss exact pairs are left out of the targets.", "",
+             "| target | measured | |", "|---|---|---|"]
+    for scene, n, own_factor, count_factor in PEER_TARGETS:
+        ours, label = _ours(table, scene, n)
+        for count_only, factor in ((False, own_factor), (True, count_factor)):
+            rows = [r for r in _peers(table, scene, n, count_only) if _complete(table, scene, n, r[1])]
+            if not ours or not rows:
+                continue
+            peer_k, peer_label, _ = rows[0]
+            ratio = peer_k / ours
+            kind = "count-only" if count_only else "as users run it"
+            lines.append(f"| {scene}, {n:,}: ours ≥ {factor}x the fastest peer ({kind}) | "
+                         f"{ratio:.1f}x: {label} {ours:,.0f} K vs {peer_label} {peer_k:,.0f} K | "
+                         f"{'met' if ratio >= factor else 'missed'} |")
+    scene, n, factor = MOVING_TARGET
+    ours, label = _ours(table, scene, n)
+    rows = [r for r in _peers(table, scene, n, False) + _peers(table, scene, n, True)
+            if _complete(table, scene, n, r[1])]
+    rows.sort(key=lambda r: r[0])
+    if ours and rows:
+        ratio = rows[0][0] / ours
+        lines.append(f"| moving, {n:,} (10% move per frame): ours ≥ {factor}x the fastest peer per "
+                     f"frame | {ratio:.1f}x: {label} {ours:,.0f} K vs {rows[0][1]} {rows[0][0]:,.0f} K | "
+                     f"{'met' if ratio >= factor else 'missed'} |")
+    lines.append("")
+
+    for scene in ("boxprune3d", "boxprune2d", "moving"):
+        sizes = sorted({n for (f, a, sc), rows in table.items() if f == "broadphase" and sc == scene
+                        and a.startswith("peer-") for n in rows.get("", {})})
+        sizes = [n for n in sizes if n >= 1000]
+        if not sizes:
+            continue
+        moving = scene == "moving"
+        lines += [f"#### Peers on `{scene}`", "",
+                  ("TSC K-cycles per frame (update of the moved tenth and of the pairs); "
+                   if moving else "TSC K-cycles per run, build + find; ") +
+                  "pairs as the engine reports them, then after our closed-rule re-test (\"exact\"), "
+                  "and exact pairs the engine missed:", "",
+                  "| structure | N | K-cycles | " + ("" if moving else "build | find | ") +
+                  "vs our best | reported pairs | exact | missed |",
+                  "|---|---|---|" + ("" if moving else "---|---|") + "---|---|---|---|"]
+        for n in sizes:
+            ours, label = _ours(table, scene, n)
+            if ours:
+                lines.append(f"| **ours: {label}** | {n:,} | {ours:,.0f} | " +
+                             ("" if moving else "| | ") + "1.0x | | | |")
+            for count_only in (False, True):
+                for k, peer_label, b in _peers(table, scene, n, count_only):
+                    pairs = b.get("pairs")
+                    cells = [peer_label, f"{n:,}", f"{k:,.0f}"]
+                    if not moving:
+                        cells += [f"{b.get('build_kcycles', 0):,.0f}", f"{b.get('find_kcycles', 0):,.0f}"]
+                    cells += [f"{k / ours:.1f}x slower" if ours else "–",
+                              f"{int(b['engine_pairs']):,}",
+                              f"{int(pairs):,}" if pairs is not None else "(count only)",
+                              f"{int(b['missed_pairs']):,}" if "missed_pairs" in b else ""]
+                    lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+
+    rules = ctx.get("peer_touch_rules", "")
+    if rules:
+        probes = []
+        rows = []
+        for line in rules.split("\n"):
+            name, _, rest = line.partition(":")
+            cells = [c.strip().rpartition("=") for c in rest.split(",")]
+            if not probes:
+                probes = [c[0] for c in cells]
+            rows.append((name, [c[2] for c in cells]))
+        lines += ["#### Touch rules as observed", "",
+                  "Two boxes, A = [0, 1]², and B placed as the column says; 1 = the engine reports "
+                  "the pair (before any re-test of ours). Our closed rule: touch 1, the others 0.", "",
+                  "| structure | " + " | ".join(probes) + " |", "|---" * (len(probes) + 1) + "|"]
+        for name, values in rows:
+            lines.append(f"| {name} | " + " | ".join(values) + " |")
+        lines.append("")
+    return lines
