@@ -62,4 +62,27 @@ static inline size_t col__aabb3_query_ref(col_aabb3 query, const col_aabb3_soa *
   return found;
 }
 
+/* Sweep and prune's run of sorted box r (see col__backend.sap_run): scan on while min x stays
+ * within box r's x extent (the NaN padding ends the scan), testing each box with the rule. */
+static inline size_t col__sap_run_ref(const col__sap_view *v, size_t r, col_touch touch,
+                                      uint32_t *out, size_t *tested) {
+  const bool open = touch == COL_TOUCH_SEPARATES;
+  const float *const *lo = v->min, *const *hi = v->max;
+  const float edge = hi[0][r];
+  size_t found = 0, j = r + 1;
+  for (; open ? lo[0][j] < edge : lo[0][j] <= edge; j++) {
+    bool hit;
+    if (v->dims == 3)
+      hit = col__aabb3_overlap_ref(
+          (col_aabb3){{lo[0][r], lo[1][r], lo[2][r]}, {hi[0][r], hi[1][r], hi[2][r]}},
+          (col_aabb3){{lo[0][j], lo[1][j], lo[2][j]}, {hi[0][j], hi[1][j], hi[2][j]}}, touch);
+    else
+      hit = col__aabb2_overlap_ref((col_aabb2){{lo[0][r], lo[1][r]}, {hi[0][r], hi[1][r]}},
+                                   (col_aabb2){{lo[0][j], lo[1][j]}, {hi[0][j], hi[1][j]}}, touch);
+    if (hit) out[found++] = (uint32_t)j;
+  }
+  *tested = j - r - 1;
+  return found;
+}
+
 #endif

@@ -45,6 +45,17 @@ typedef struct col__segment_prep {
 
 col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to);
 
+/* Sweep and prune's view of the boxes (broadphase/sap.c): sorted on min x, NaN-free, and
+ * followed by COL__SAP_PAD boxes of NaN so that a run can be scanned a vector at a time without
+ * a bound (a NaN min x ends every run). `x_lower`: test max x[j] against min x[r] (skippable
+ * under the closed rule when no box is inverted on x: sorting implies it). */
+#define COL__SAP_PAD 16
+typedef struct col__sap_view {
+  const float *min[3], *max[3];
+  unsigned dims;
+  bool x_lower;
+} col__sap_view;
+
 typedef struct col__backend {
   const char *name;
   unsigned width;
@@ -67,6 +78,11 @@ typedef struct col__backend {
   void (*elastic_batch)(size_t n, const col_ball_soa *a, const col_ball_soa *b,
                         col_elastic_rule rule);
   col_segment_hit (*segment_spheres)(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
+  /* The run of sorted box r: the positions j > r whose min x is within box r's x extent
+   * (min x[j] <= max x[r], < for the open rule), ascending, that overlap box r under `touch`;
+   * returns their number and sets *tested to the run's length. `touch` is valid. */
+  size_t (*sap_run)(const col__sap_view *v, size_t r, col_touch touch, uint32_t *out,
+                    size_t *tested);
 } col__backend;
 
 /* CPU feature tests (cpu.c, built without ISA flags). */

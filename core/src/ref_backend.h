@@ -54,6 +54,11 @@ static col_segment_hit ref_segment_spheres(col_vec3 from, col_vec3 to, const col
   return col__segment_spheres_ref(from, to, set);
 }
 
+static size_t ref_sap_run(const col__sap_view *v, size_t r, col_touch touch, uint32_t *out,
+                          size_t *tested) {
+  return col__sap_run_ref(v, r, touch, out, tested);
+}
+
 const col__backend REF_TABLE = {
     .name = REF_NAME,
     .width = 1,
@@ -68,6 +73,7 @@ const col__backend REF_TABLE = {
     .circle_overlap_batch = ref_circle_overlap_batch,
     .elastic_batch = ref_elastic_batch,
     .segment_spheres = ref_segment_spheres,
+    .sap_run = ref_sap_run,
 };
 
 #endif

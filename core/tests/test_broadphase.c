@@ -154,9 +154,9 @@ Test(broadphase, pruning_prunes) {
   cr_expect_eq(sap.pairs, brute.pairs);
   cr_expect_eq(grid.pairs, brute.pairs);
   /* Working memory: brute force one index per box; sweep and prune order, keys, radix scratch
-   * (2n), indices and a sorted copy of 2 x dims arrays. */
+   * (2n), indices, and a sorted copy of 2 x dims arrays with 16 padding boxes each. */
   cr_expect_eq(brute.scratch_bytes, 2000u * 4u);
-  cr_expect_eq(sap.scratch_bytes, 2000u * (5u + 4u) * 4u);
+  cr_expect_eq(sap.scratch_bytes, (2000u * 5u + 4u * (2000u + 16u)) * 4u);
   cr_expect_gt(grid.scratch_bytes, 2000u * 16u, "at least one 16-byte cell entry per box");
   col_pairs_free(&out);
   set_free(&s);
@@ -204,55 +204,88 @@ Test(broadphase, errors_and_reuse) {
 Test(broadphase, cache_follows_moving_boxes_exactly) {
   uint64_t rng = 12;
   for (unsigned dims = 2; dims <= 3; dims++)
-    for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++) {
-      box_set s = set_make(200, dims);
-      fill(&s, SPREAD, &rng);
-      col_broadphase_cache *cache = NULL;
-      cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
-      /* Alternate the kept algorithm between runs: the tree, then sweep and prune. */
-      const col_broadphase kept = (dims + touch) % 2 ? COL_BROADPHASE_SAP : COL_BROADPHASE_TREE;
-      cr_assert_eq(col_broadphase_cache_set_algorithm(cache, kept), COL_OK);
-      cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_GRID),
-                   COL_ERR_ARGUMENT);
-      for (int frame = 0; frame < 40; frame++) {
-        for (size_t i = 0; i < s.n; i++) {
-          if (rand_below(&rng, 10) != 0) continue; /* about 10% move */
-          const uint32_t kind = rand_below(&rng, 20);
-          for (int k = 0; k < 3; k++) {
-            const float step = kind == 0 ? 300.0f : (float)((int)rand_below(&rng, 9) - 4) * 0.25f;
-            s.v[k][i] += step, s.v[3 + k][i] += step;
+    for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++)
+      for (int sap = 0; sap < 2; sap++) {
+        box_set s = set_make(200, dims);
+        fill(&s, SPREAD, &rng);
+        col_broadphase_cache *cache = NULL;
+        cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+        /* The kept tree, then the kept sweep and prune (moved boxes looked up when few move). */
+        const col_broadphase kept = sap ? COL_BROADPHASE_SAP : COL_BROADPHASE_TREE;
+        cr_assert_eq(col_broadphase_cache_set_algorithm(cache, kept), COL_OK);
+        cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_GRID),
+                     COL_ERR_ARGUMENT);
+        for (int frame = 0; frame < 40; frame++) {
+          for (size_t i = 0; i < s.n; i++) {
+            if (rand_below(&rng, 10) != 0) continue; /* about 10% move */
+            const uint32_t kind = rand_below(&rng, 20);
+            for (int k = 0; k < 3; k++) {
+              const float step = kind == 0 ? 300.0f : (float)((int)rand_below(&rng, 9) - 4) * 0.25f;
+              s.v[k][i] += step, s.v[3 + k][i] += step;
+            }
+            if (kind == 1) s.v[1][i] = NAN;
+            if (kind == 2 && s.v[1][i] != s.v[1][i]) s.v[1][i] = s.v[4][i] - 1.0f;
           }
-          if (kind == 1) s.v[1][i] = NAN;
-          if (kind == 2 && s.v[1][i] != s.v[1][i]) s.v[1][i] = s.v[4][i] - 1.0f;
+          col_pairs got = {0}, want = {0};
+          col_broadphase_stats stats;
+          cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, &stats), COL_OK);
+          cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_BRUTE, &s.boxes, touch, &want, NULL),
+                       COL_OK);
+          col_pairs_sort(&got), col_pairs_sort(&want);
+          cr_assert_eq(got.count, want.count, "frame %d, %uD, touch %d: %zu pairs, want %zu", frame,
+                       dims, touch, got.count, want.count);
+          cr_assert(got.count == 0 ||
+                        memcmp(got.data, want.data, got.count * sizeof(col_pair)) == 0,
+                    "frame %d: pair lists differ", frame);
+          cr_assert_eq(stats.pairs, got.count);
+          if (frame > 0)
+            cr_assert_lt(stats.tests, 200u * 199u / 2u / 4u, "incremental work is small");
+          col_pairs_free(&got), col_pairs_free(&want);
         }
-        col_pairs got = {0}, want = {0};
-        col_broadphase_stats stats;
-        cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, &stats), COL_OK);
-        cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_BRUTE, &s.boxes, touch, &want, NULL),
+        /* A different count rebuilds; errors leave the cache usable. */
+        s.boxes.count = 150;
+        col_pairs got = {0};
+        cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
                      COL_OK);
-        col_pairs_sort(&got), col_pairs_sort(&want);
-        cr_assert_eq(got.count, want.count, "frame %d, %uD, touch %d: %zu pairs, want %zu", frame,
-                     dims, touch, got.count, want.count);
-        cr_assert(got.count == 0 || memcmp(got.data, want.data, got.count * sizeof(col_pair)) == 0,
-                  "frame %d: pair lists differ", frame);
-        cr_assert_eq(stats.pairs, got.count);
-        if (frame > 0)
-          cr_assert_lt(stats.tests, 200u * 199u / 2u / 4u, "incremental work is small");
-        col_pairs_free(&got), col_pairs_free(&want);
+        cr_assert_eq(col_broadphase_cache_update(cache, NULL, COL_TOUCH_OVERLAPS, &got, NULL),
+                     COL_ERR_NULL);
+        cr_assert_eq(col_broadphase_cache_create(NULL), COL_ERR_NULL);
+        col_pairs_free(&got);
+        col_broadphase_cache_destroy(cache);
+        s.boxes.count = 200;
+        set_free(&s);
       }
-      /* A different count rebuilds; errors leave the cache usable. */
-      s.boxes.count = 150;
-      col_pairs got = {0};
-      cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
-                   COL_OK);
-      cr_assert_eq(col_broadphase_cache_update(cache, NULL, COL_TOUCH_OVERLAPS, &got, NULL),
-                   COL_ERR_NULL);
-      cr_assert_eq(col_broadphase_cache_create(NULL), COL_ERR_NULL);
-      col_pairs_free(&got);
-      col_broadphase_cache_destroy(cache);
-      s.boxes.count = 200;
-      set_free(&s);
+}
+
+/* The kept sweep and prune at the touch: a moved box that touches the box sorted just before
+ * it (found by the backward look-up, whose bound is that box's max x exactly) and one that
+ * touches the box after it (the forward run), under the closed rule; neither under the open. */
+Test(broadphase, cache_sap_finds_touching_moved_boxes) {
+  for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++) {
+    box_set s = set_make(40, 2);
+    for (size_t i = 0; i < s.n; i++) /* a row of unit boxes, 10 apart */
+      s.v[0][i] = 10.0f * (float)i, s.v[3][i] = s.v[0][i] + 1.0f, s.v[1][i] = 0, s.v[4][i] = 1;
+    col_broadphase_cache *cache = NULL;
+    cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+    cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP), COL_OK);
+    col_pairs got = {0};
+    cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, NULL), COL_OK);
+    cr_assert_eq(got.count, 0);
+    s.v[0][5] = 41.0f, s.v[3][5] = 42.0f; /* touches box 4's right edge */
+    s.v[0][7] = 59.0f, s.v[3][7] = 60.0f; /* touches box 6's left edge */
+    cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, NULL), COL_OK);
+    col_pairs_sort(&got);
+    if (touch == COL_TOUCH_OVERLAPS) {
+      cr_assert_eq(got.count, 2);
+      cr_assert(got.data[0].a == 4 && got.data[0].b == 5 && got.data[1].a == 6 &&
+                got.data[1].b == 7);
+    } else {
+      cr_assert_eq(got.count, 0);
     }
+    col_pairs_free(&got);
+    col_broadphase_cache_destroy(cache);
+    set_free(&s);
+  }
 }
 
 /* Set A against set B: exactly the pairs of an all-against-all test, (index in A, index in B). */

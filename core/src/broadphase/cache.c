@@ -3,20 +3,23 @@
  * leaves make most small moves free (no reinsertion). See collide.h for the contract. */
 #include "broadphase.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct col_broadphase_cache {
   col_broadphase algorithm; /* TREE or SAP */
   uint32_t *sap_order;      /* SAP: usable boxes sorted on min x, sap_m of them */
-  uint32_t *sap_keys;       /* SAP: their keys, then n * (1 + 2 * dims) words for the sweep */
+  uint32_t *sap_keys;       /* SAP: their keys (kept in step with the order), the sweep's
+                               indices, radix scratch (2n), the running max x (n) */
   size_t sap_m;
   unsigned dims;
   col_touch touch;
   size_t count;
   bool valid;    /* a previous frame is cached */
-  float *coords; /* count x 6 floats: min x y z, max x y z of the previous frame */
+  float *coords; /* the previous frame's boxes, axis by axis (see remember_all) */
   bool *moved;
+  uint32_t *moved_list; /* the boxes that moved this frame */
   bool *usable;
   float margin;
   size_t reinserted; /* leaves reinserted since the tree was built */
@@ -37,7 +40,8 @@ col_status col_broadphase_cache_create(col_broadphase_cache **cache) {
 }
 
 static void reset(col_broadphase_cache *c) {
-  free(c->coords), free(c->moved), free(c->usable), free(c->cand);
+  free(c->coords), free(c->moved), free(c->moved_list), free(c->usable), free(c->cand);
+  c->moved_list = NULL;
   free(c->sap_order), free(c->sap_keys);
   c->sap_order = c->sap_keys = NULL, c->sap_m = 0;
   col__tree_free(&c->tree);
@@ -54,53 +58,174 @@ col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
   return COL_OK;
 }
 
+/* The per-box state both kept algorithms need: coordinates, moved flags and list, usable. */
+static bool alloc_frame_state(col_broadphase_cache *c, size_t n) {
+  c->coords = malloc((n ? n : 1) * 6 * sizeof(float));
+  c->moved = calloc(n ? n : 1, sizeof(bool));
+  c->moved_list = malloc((n ? n : 1) * sizeof(uint32_t));
+  c->usable = calloc(n ? n : 1, sizeof(bool));
+  return c->coords && c->moved && c->moved_list && c->usable;
+}
+
+/* Keeps this frame's boxes axis by axis: min k at coords[2k n], max k at coords[(2k + 1) n]. */
+static void remember_all(col_broadphase_cache *c, const col_boxes *boxes) {
+  const size_t n = boxes->count;
+  for (unsigned k = 0; k < boxes->dims && n > 0; k++) {
+    memcpy(c->coords + 2 * k * n, boxes->min[k], n * sizeof(float));
+    memcpy(c->coords + (2 * k + 1) * n, boxes->max[k], n * sizeof(float));
+  }
+}
+
+/* Flags and lists the boxes whose coordinates changed bit for bit since the last frame (the
+ * bits, not the values: -0.0 vs +0.0 and NaN payloads count as moves), keeps the new ones;
+ * returns how many moved. Axis by axis over the arrays: one pass per array, no gathers. */
+static size_t find_moved(col_broadphase_cache *c, const col_boxes *boxes) {
+  const size_t n = boxes->count;
+  const unsigned arrays = 2 * boxes->dims;
+  const float *now[6];
+  for (unsigned k = 0; k < boxes->dims; k++)
+    now[2 * k] = boxes->min[k], now[2 * k + 1] = boxes->max[k];
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++) {
+    bool moved = false;
+    for (unsigned a = 0; a < arrays; a++) {
+      uint32_t x, y;
+      memcpy(&x, now[a] + i, sizeof x);
+      memcpy(&y, c->coords + a * n + i, sizeof y);
+      moved |= x != y;
+    }
+    c->moved[i] = moved;
+    c->moved_list[count] = (uint32_t)i;
+    count += moved;
+  }
+  for (unsigned a = 0; a < arrays && n > 0; a++)
+    memcpy(c->coords + a * n, now[a], n * sizeof(float));
+  return count;
+}
+
+/* One frame of the kept sweep and prune when few boxes moved: the previous pairs between
+ * unmoved boxes carry over, and each moved box at sorted position r is looked up in two runs:
+ * forward, the boxes after it whose min x is within its x extent (the backend's sap_run, as in
+ * a full sweep), and backward, the boxes before it that may reach it: from the first position
+ * whose running maximum of max x reaches its min x (any overlapping box before r has
+ * max x >= min x[r], so it lies in that range). A pair of two moved boxes is kept from the
+ * forward run of the one sorted first. The moved boxes' positions, ascending, are the
+ * first `placed` entries of the moved list (merge_moved). `reach` has room for m floats. */
+static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t *order, size_t m,
+                            size_t placed, uint32_t *idx, float *reach) {
+  const col_boxes *boxes = bp->boxes;
+  col__sap_view v;
+  float *sorted = col__bp_sap_view(boxes, order, m, bp->touch, &v);
+  if (sorted == NULL) return COL_ERR_MEMORY;
+  col__bp_scratch(bp, bp->stats.scratch_bytes + col__bp_sap_view_bytes(boxes, m));
+  float running = -INFINITY;
+  for (size_t r = 0; r < m; r++) reach[r] = running = v.max[0][r] > running ? v.max[0][r] : running;
+  col_status st = COL_OK;
+  for (size_t k = 0; k < c->pairs.count && st == COL_OK; k++) {
+    const col_pair p = c->pairs.data[k];
+    if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);
+  }
+  size_t lo = 0;
+  for (size_t p = 0; p < placed && st == COL_OK; p++) {
+    const size_t r = c->moved_list[p];
+    const uint32_t i = order[r];
+    /* the first position before r whose reach gets to min x[r]: both rise with r */
+    while (lo < r && reach[lo] < v.min[0][r]) lo++;
+    size_t hits;
+    if (v.dims == 3) {
+      const col_aabb3 q = {{v.min[0][r], v.min[1][r], v.min[2][r]},
+                           {v.max[0][r], v.max[1][r], v.max[2][r]}};
+      const col_aabb3_soa set = {v.min[0] + lo, v.min[1] + lo, v.min[2] + lo, v.max[0] + lo,
+                                 v.max[1] + lo, v.max[2] + lo, r - lo};
+      hits = bp->backend->aabb3_query(q, &set, bp->touch, idx);
+    } else {
+      const col_aabb2 q = {{v.min[0][r], v.min[1][r]}, {v.max[0][r], v.max[1][r]}};
+      const col_aabb2_soa set = {v.min[0] + lo, v.min[1] + lo, v.max[0] + lo, v.max[1] + lo,
+                                 r - lo};
+      hits = bp->backend->aabb2_query(q, &set, bp->touch, idx);
+    }
+    bp->stats.tests += r - lo;
+    for (size_t k = 0; k < hits && st == COL_OK; k++) {
+      const uint32_t j = order[lo + idx[k]];
+      if (!c->moved[j]) st = col__bp_push(bp, i, j);
+    }
+    size_t tested;
+    hits = bp->backend->sap_run(&v, r, bp->touch, idx, &tested);
+    bp->stats.tests += tested;
+    for (size_t k = 0; k < hits && st == COL_OK; k++) st = col__bp_push(bp, i, order[idx[k]]);
+  }
+  free(sorted);
+  return st;
+}
+
+/* The order kept up to date when few boxes moved: the unmoved boxes keep their order and keys
+ * (compacted), the moved ones that are usable are sorted on their new min x (radix) and merged
+ * in from the back. Only moved boxes can have gained or lost a NaN. `scratch` has 3n words.
+ * Returns the number of boxes in the order; the positions of the *placed moved boxes, in
+ * ascending order, replace the moved list. */
+static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint32_t *order,
+                          uint32_t *keys, uint32_t *scratch, size_t moved, size_t *placed) {
+  size_t u = 0, k = 0;
+  for (size_t r = 0; r < c->sap_m; r++) /* branch-free: which boxes moved is unpredictable */
+    order[u] = order[r], keys[u] = keys[r], u += !c->moved[order[r]];
+  uint32_t *moved_keys = scratch, *moved_order = scratch + moved;
+  for (size_t q = 0; q < moved; q++) {
+    const uint32_t i = c->moved_list[q];
+    c->usable[i] = !col__bp_has_nan(boxes, i);
+    if (c->usable[i]) moved_order[k] = i, moved_keys[k++] = col__float_key(boxes->min[0][i]);
+  }
+  if (k > 0) col__radix_sort32(moved_keys, moved_order, k, scratch + 2 * moved);
+  for (size_t a = u, b = k, w = u + k; b > 0;) {
+    if (a > 0 && keys[a - 1] > moved_keys[b - 1])
+      --w, --a, keys[w] = keys[a], order[w] = order[a];
+    else
+      --w, --b, keys[w] = moved_keys[b], order[w] = moved_order[b], c->moved_list[b] = (uint32_t)w;
+  }
+  *placed = k;
+  return u + k;
+}
+
 /* Sweep and prune kept up to date: last frame's order, filtered to the boxes usable now and
  * completed with the newly usable ones, re-sorted on the current min x by insertion sort
- * (stable; nearly linear when the order barely changed), then swept. */
+ * (stable; nearly linear when the order barely changed). The first frame, or one where many
+ * boxes moved, is swept whole; otherwise only the moved boxes are looked up (sap_moved). */
 static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
   const col_boxes *boxes = bp->boxes;
-  const size_t n = boxes->count, words = n * (1 + 2 * (size_t)boxes->dims);
+  const size_t n = boxes->count;
   if (first) {
     reset(c);
     c->sap_order = malloc((n ? n : 1) * sizeof(uint32_t));
-    c->sap_keys = malloc((n + words + 2 * n + 1) * sizeof(uint32_t));
-    c->moved = calloc(n ? n : 1, sizeof(bool));
-    if (c->sap_order == NULL || c->sap_keys == NULL || c->moved == NULL) return COL_ERR_MEMORY;
+    /* keys, indices, radix scratch (2n), reach (n) */
+    c->sap_keys = malloc((5 * n + 1) * sizeof(uint32_t));
+    if (!alloc_frame_state(c, n) || !c->sap_order || !c->sap_keys) return COL_ERR_MEMORY;
+    remember_all(c, boxes);
+    for (size_t i = 0; i < n; i++) c->usable[i] = !col__bp_has_nan(boxes, i); /* = in order */
   }
-  uint32_t *order = c->sap_order, *keys = c->sap_keys;
-  size_t m = 0;
+  uint32_t *order = c->sap_order, *keys = c->sap_keys, *idx = keys + n;
+  size_t m = 0, moved = 0, placed = 0;
   if (first) {
-    m = col__bp_sort_x(boxes, order, keys, keys + n + words);
+    m = col__bp_sort_x(boxes, order, keys, keys + 2 * n);
   } else {
-    bool *in_order = c->moved;
-    for (size_t i = 0; i < n; i++) in_order[i] = false;
-    for (size_t r = 0; r < c->sap_m; r++)
-      if (!col__bp_has_nan(boxes, c->sap_order[r])) in_order[order[m++] = c->sap_order[r]] = true;
-    for (size_t i = 0; i < n; i++)
-      if (!in_order[i] && !col__bp_has_nan(boxes, i)) order[m++] = (uint32_t)i;
-    for (size_t r = 0; r < m; r++) keys[r] = col__float_key(boxes->min[0][order[r]]);
-    for (size_t r = 1; r < m; r++) {
-      const uint32_t key = keys[r], item = order[r];
-      size_t at = r;
-      for (; at > 0 && keys[at - 1] > key; at--) keys[at] = keys[at - 1], order[at] = order[at - 1];
-      keys[at] = key, order[at] = item;
+    moved = find_moved(c, boxes);
+    if (moved > n / 4) { /* many moved: sort afresh (and sweep whole, below) */
+      m = col__bp_sort_x(boxes, order, keys, keys + 2 * n);
+      for (size_t k = 0; k < moved; k++)
+        c->usable[c->moved_list[k]] = !col__bp_has_nan(boxes, c->moved_list[k]);
+    } else {
+      m = merge_moved(c, boxes, order, keys, keys + 2 * n, moved, &placed);
     }
   }
   c->sap_m = m;
-  col__bp_scratch(bp, (2 * n + words + 2 * n) * sizeof(uint32_t));
-  return col__bp_sap_sweep(bp, order, m, keys + n);
+  col__bp_scratch(bp, 5 * n * sizeof(uint32_t) + n * (6 * sizeof(float) + 2 * sizeof(bool)) +
+                          c->pairs.capacity * sizeof(col_pair));
+  if (first || moved > n / 4) return col__bp_sap_sweep(bp, order, m, idx);
+  return sap_moved(c, bp, order, m, placed, idx, (float *)(void *)(keys + 4 * n));
 }
 
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
   if (cache == NULL) return;
   reset(cache);
   free(cache);
-}
-
-static void load(float *dst, const col_boxes *boxes, size_t i) {
-  const col_aabb3 b = col__bp_box(boxes, i);
-  const float v[6] = {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z};
-  memcpy(dst, v, sizeof v);
 }
 
 static col_aabb3 fat_box(col_aabb3 b, float margin) {
@@ -127,14 +252,11 @@ static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
   const col_boxes *boxes = bp->boxes;
   const size_t n = boxes->count;
   reset(c);
-  c->coords = malloc((n ? n : 1) * 6 * sizeof(float));
-  c->moved = calloc(n ? n : 1, sizeof(bool));
-  c->usable = calloc(n ? n : 1, sizeof(bool));
-  col_status st = c->coords && c->moved && c->usable ? COL_OK : COL_ERR_MEMORY;
+  col_status st = alloc_frame_state(c, n) ? COL_OK : COL_ERR_MEMORY;
+  if (st == COL_OK) remember_all(c, boxes);
   double extent = 0.0;
   size_t measured = 0;
   for (size_t i = 0; i < n && st == COL_OK; i++) {
-    load(c->coords + 6 * i, boxes, i);
     c->usable[i] = !col__bp_has_nan(boxes, i);
     const col_aabb3 b = col__normalized(col__bp_box(boxes, i));
     const double e = ((double)b.max.x - b.min.x) + ((double)b.max.y - b.min.y);
@@ -152,18 +274,12 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
   const col_boxes *boxes = bp->boxes;
   const size_t n = boxes->count;
   col_status st = COL_OK;
-  for (size_t i = 0; i < n; i++) {
-    float now[6];
-    load(now, boxes, i);
-    c->moved[i] = memcmp(now, c->coords + 6 * i, sizeof now) != 0;
-    if (!c->moved[i]) continue;
-    memcpy(c->coords + 6 * i, now, sizeof now);
-  }
-  for (size_t i = 0; i < n && st == COL_OK; i++) {
-    if (!c->moved[i]) continue;
+  const size_t moved = find_moved(c, boxes);
+  for (size_t k = 0; k < moved && st == COL_OK; k++) {
+    const uint32_t i = c->moved_list[k];
     bool reinserted;
     c->usable[i] = !col__bp_has_nan(boxes, i);
-    st = col__tree_move(&c->tree, (uint32_t)i, col__normalized(col__bp_box(boxes, i)), c->margin,
+    st = col__tree_move(&c->tree, i, col__normalized(col__bp_box(boxes, i)), c->margin,
                         c->usable[i], &reinserted);
     c->reinserted += reinserted;
   }
@@ -174,8 +290,9 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
     const col_pair p = c->pairs.data[k];
     if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);
   }
-  for (size_t i = 0; i < n && st == COL_OK; i++) {
-    if (!c->moved[i] || !c->usable[i]) continue;
+  for (size_t m = 0; m < moved && st == COL_OK; m++) {
+    const uint32_t i = c->moved_list[m];
+    if (!c->usable[i]) continue;
     size_t found = 0;
     const col_aabb3 a = col__bp_box(boxes, i);
     st = col__tree_query(&c->tree, col__normalized(a), &c->cand, &c->cand_cap, &found);
@@ -183,8 +300,7 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
       const uint32_t j = c->cand[k];
       if (j == i || (c->moved[j] && j < i)) continue; /* a moved pair is found from its lower */
       bp->stats.tests++;
-      if (col__bp_overlap(boxes, a, col__bp_box(boxes, j), bp->touch))
-        st = col__bp_push(bp, (uint32_t)i, j);
+      if (col__bp_overlap(boxes, a, col__bp_box(boxes, j), bp->touch)) st = col__bp_push(bp, i, j);
     }
   }
   return st;
@@ -202,19 +318,13 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
   out->count = 0;
   const bool same = cache->valid && cache->dims == boxes->dims && cache->touch == touch &&
                     cache->count == boxes->count;
-  if (cache->algorithm == COL_BROADPHASE_SAP) {
+  const bool sap = cache->algorithm == COL_BROADPHASE_SAP;
+  if (sap) {
     st = sap_frame(cache, &bp, !same);
-    if (st != COL_OK) {
-      reset(cache);
-      out->count = 0;
-      return st;
-    }
     cache->dims = boxes->dims, cache->touch = touch, cache->count = boxes->count;
-    cache->valid = true;
-    if (stats != NULL) *stats = bp.stats;
-    return COL_OK;
+  } else {
+    st = same ? step(cache, &bp) : rebuild(cache, &bp);
   }
-  st = same ? step(cache, &bp) : rebuild(cache, &bp);
   if (st == COL_OK) {
     /* Keep this frame's pairs for the next one. */
     if (cache->pairs.capacity < out->count) {
@@ -234,6 +344,10 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
     return st;
   }
   cache->valid = true;
+  if (sap) {
+    if (stats != NULL) *stats = bp.stats;
+    return COL_OK;
+  }
   /* What the cache holds between frames: boxes, flags, tree, pairs, candidates. */
   col__bp_scratch(&bp, cache->count * (6 * sizeof(float) + 2 * sizeof(bool) + sizeof(int32_t)) +
                            cache->tree.capacity * sizeof(col__tree_node) +

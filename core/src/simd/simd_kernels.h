@@ -10,6 +10,7 @@
 #include "simd_circle.h"
 #include "simd_mask.h"
 #include "simd_mtd.h"
+#include "simd_sap.h"
 #include "simd_sprite.h"
 #include "simd_sweep.h"
 
@@ -42,6 +43,7 @@ const col__backend COL_TABLE = {
     .circle_overlap_batch = simd_circle_overlap_batch,
     .elastic_batch = simd_elastic_batch,
     .segment_spheres = simd_segment_spheres,
+    .sap_run = simd_sap_run,
 };
 
 #endif
