@@ -42,29 +42,29 @@ static void run(gb_state *st, void *user) {
   bench_scene s = {0};
   bench_scene_fill(&s, c->scene, n);
   const col_boxes boxes = bench_scene_boxes(&s);
-  void *peer = c->peer->create(c->count_only);
+  void *peer = c->peer->ops->create(c->peer->kind, c->count_only);
   uint32_t *moved = bench_alloc((n / 10 + 1) * sizeof *moved);
   float *delta = bench_alloc((n / 10 + 1) * 2 * sizeof *delta);
   bool ok = peer != NULL;
   uint64_t build = 0, find = 0, rng = 25, frame = 0;
   if (ok && c->scene == SCENE_MOVING) {
-    ok = c->peer->build(peer, &boxes);
-    if (ok) c->peer->find(peer);
+    ok = c->peer->ops->build(peer, &boxes);
+    if (ok) c->peer->ops->find(peer);
     while (ok && gb_keep_running(st)) {
       const uint64_t t0 = bench_tsc();
       const size_t m = bench_scene_step(&s, &rng, frame++, moved, delta);
-      c->peer->move(peer, &boxes, moved, delta, m);
+      c->peer->ops->move(peer, &boxes, moved, delta, m);
       find += bench_tsc() - t0;
     }
   } else {
     while (ok && gb_keep_running(st)) {
       gb_pause(st);
-      c->peer->clear(peer);
+      c->peer->ops->clear(peer);
       gb_resume(st);
       const uint64_t t0 = bench_tsc();
-      ok = c->peer->build(peer, &boxes);
+      ok = c->peer->ops->build(peer, &boxes);
       const uint64_t t1 = bench_tsc();
-      c->peer->find(peer);
+      c->peer->ops->find(peer);
       const uint64_t t2 = bench_tsc();
       build += t1 - t0, find += t2 - t1;
     }
@@ -75,7 +75,7 @@ static void run(gb_state *st, void *user) {
     const double iterations = (double)gb_iteration_count(st);
     bench_finish(st, (int64_t)n, build + find);
     col_pairs reported = {0}, exact = {0};
-    const size_t engine_pairs = c->peer->reported_pairs(peer, &reported);
+    const size_t engine_pairs = c->peer->ops->reported_pairs(peer, &reported);
     gb_counter(st, "engine_pairs", (double)engine_pairs, GB_PLAIN);
     gb_counter(st, "kcycles_per_run", (double)(build + find) / iterations / 1000.0, GB_PLAIN);
     if (c->scene == SCENE_MOVING) {
@@ -92,7 +92,7 @@ static void run(gb_state *st, void *user) {
     col_pairs_free(&reported);
     col_pairs_free(&exact);
   }
-  if (peer) c->peer->destroy(peer);
+  if (peer) c->peer->ops->destroy(peer);
   free(moved);
   free(delta);
   bench_scene_free(&s);
@@ -133,14 +133,14 @@ static int probe(const peer_structure *p, int which) {
   const float lo_x[2] = {0.0f, dx[which]}, lo_y[2] = {0.0f, dy[which]},
               hi_x[2] = {1.0f, dx[which] + 1.0f}, hi_y[2] = {1.0f, dy[which] + 1.0f}, z[2] = {0, 0};
   const col_boxes boxes = {2, {lo_x, lo_y, z}, {hi_x, hi_y, z}, 2};
-  void *peer = p->create(true);
-  if (peer == NULL || !p->build(peer, &boxes)) {
-    if (peer) p->destroy(peer);
+  void *peer = p->ops->create(p->kind, true);
+  if (peer == NULL || !p->ops->build(peer, &boxes)) {
+    if (peer) p->ops->destroy(peer);
     return -1;
   }
-  p->find(peer);
-  const int reported = (int)p->reported_pairs(peer, NULL);
-  p->destroy(peer);
+  p->ops->find(peer);
+  const int reported = (int)p->ops->reported_pairs(peer, NULL);
+  p->ops->destroy(peer);
   return reported;
 }
 
@@ -172,7 +172,7 @@ void bench_register_peers(void) {
     for (int count_only = 0; count_only < 2; count_only++) {
       if (list[i]->three_d) add(list[i], count_only, SCENE_BOXPRUNE3D);
       add(list[i], count_only, SCENE_BOXPRUNE2D);
-      if (list[i]->can_move) add(list[i], count_only, SCENE_MOVING);
+      if (list[i]->ops->move) add(list[i], count_only, SCENE_MOVING);
       if (!count_only) add(list[i], false, SCENE_UNIFORM);
     }
 }

@@ -177,7 +177,7 @@ private:
   size_t count_ = 0;
 };
 
-template <class P> void *create(bool count_only) { return new (std::nothrow) P(count_only); }
+template <class P> void *create(int, bool count_only) { return new (std::nothrow) P(count_only); }
 template <class P> void destroy(void *self) { delete static_cast<P *>(self); }
 template <class P> void clear(void *self) { static_cast<P *>(self)->clear(); }
 template <class P> bool build(void *self, const col_boxes *b) {
@@ -194,37 +194,12 @@ void move(void *self, const col_boxes *b, const uint32_t *moved, const float *de
   static_cast<BroadPhasePeer *>(self)->move(b, moved, delta, count);
 }
 
-const peer_structure broadphase = {
-    "box2d",
-    "broadphase",
-    false,
-    true,
-    0,
-    "closed rule (b2TestOverlap) between fat AABBs: each box grown by 0.1 per side, and by 4x "
-    "its displacement ahead when it moves",
-    create<BroadPhasePeer>,
-    destroy<BroadPhasePeer>,
-    clear<BroadPhasePeer>,
-    build<BroadPhasePeer>,
-    find<BroadPhasePeer>,
-    move,
-    reported<BroadPhasePeer>,
-    stored<BroadPhasePeer>};
-const peer_structure tree = {
-    "box2d",
-    "tree",
-    false,
-    false,
-    0,
-    "closed rule between box i as given and box j's fat AABB (grown by 0.1 per side), i < j",
-    create<TreePeer>,
-    destroy<TreePeer>,
-    clear<TreePeer>,
-    build<TreePeer>,
-    find<TreePeer>,
-    nullptr,
-    reported<TreePeer>,
-    stored<TreePeer>};
+template <class P> constexpr peer_ops ops_of(decltype(peer_ops::move) moving) {
+  return {create<P>, destroy<P>, clear<P>, build<P>, find<P>, moving, reported<P>, stored<P>};
+}
+const peer_ops broadphase_ops = ops_of<BroadPhasePeer>(move), tree_ops = ops_of<TreePeer>(nullptr);
+const peer_structure broadphase = {"box2d", "broadphase", 0, false, 0, &broadphase_ops};
+const peer_structure tree = {"box2d", "tree", 0, false, 0, &tree_ops};
 
 } // namespace
 

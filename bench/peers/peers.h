@@ -28,14 +28,10 @@
 extern "C" {
 #endif
 
-typedef struct peer_structure {
-  const char *engine;   /* "bullet", "box2d", "chipmunk" */
-  const char *name;     /* "dbvt", "dbvt-deferred", "axissweep3", ... */
-  bool three_d;         /* runs 3D scenes too (Bullet); the others are 2D only */
-  bool can_move;        /* has a per-frame update (peer_move) */
-  size_t max_count;     /* largest N it is run at in benchmarks (0: no limit) */
-  const char *reported; /* how the reported set relates to the closed rule (README table) */
-  void *(*create)(bool count_only);
+/* What an engine's adapter does; `self` is what create returned. */
+typedef struct peer_ops {
+  /* `kind`: which of the engine's structures (peer_structure.kind). NULL when out of memory. */
+  void *(*create)(int kind, bool count_only);
   void (*destroy)(void *self);
   /* Drops the engine structure (the benchmarks call it outside the timed part). */
   void (*clear)(void *self);
@@ -43,17 +39,28 @@ typedef struct peer_structure {
    * scenes). Returns false when the engine refused (sizes). */
   bool (*build)(void *self, const col_boxes *boxes);
   void (*find)(void *self);
-  /* `boxes` hold this frame's coordinates; `moved` lists the boxes that moved and `delta` their
-   * displacement (dx, dy); the engine updates them and its pairs. */
+  /* NULL when the structure has no per-frame update. `boxes` hold this frame's coordinates;
+   * `moved` lists the boxes that moved and `delta` their displacement (dx, dy); the engine
+   * updates them and its pairs. */
   void (*move)(void *self, const col_boxes *boxes, const uint32_t *moved, const float *delta,
                size_t count);
   /* The pairs the engine reports now, as (a < b) index pairs appended to `out`; in count-only
-   * mode `out` is left alone. Returns the number of pairs reported (with repeats, if the engine
-   * reports a pair twice). */
+   * mode `out` is left alone and the count is what the store was handed (for Bullet's moving
+   * scene: net adds since the build). Returns the number of pairs reported (with repeats, if
+   * the engine reports a pair twice). */
   size_t (*reported_pairs)(void *self, col_pairs *out);
-  /* Optional (NULL when the engine stores boxes as given): the box the engine holds for box i
-   * now (Box2D's fat AABB), for the tests that pin down its reported set. */
+  /* NULL when the engine stores boxes as given: the box the engine holds for box i now
+   * (Box2D's fat AABB), for the tests that pin down its reported set. */
   void (*stored_box)(void *self, uint32_t i, float min[2], float max[2]);
+} peer_ops;
+
+typedef struct peer_structure {
+  const char *engine; /* "bullet", "box2d", "chipmunk" */
+  const char *name;   /* "dbvt", "dbvt-deferred", "axissweep3", ... */
+  int kind;           /* the adapter's number for it, passed to ops->create */
+  bool three_d;       /* runs 3D scenes too (Bullet); the others are 2D only */
+  size_t max_count;   /* largest N it is run at in benchmarks (0: no limit) */
+  const peer_ops *ops;
 } peer_structure;
 
 /* The structures compiled in (engines found at build time), in a fixed order. */

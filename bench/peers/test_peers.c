@@ -108,7 +108,7 @@ static bool expected_report(const peer_structure *p, void *peer, const col_boxes
   const size_t n = b->count;
   if (strcmp(p->engine, "box2d") == 0) {
     float(*lo)[2] = malloc(n * sizeof *lo), (*hi)[2] = malloc(n * sizeof *hi);
-    for (size_t i = 0; i < n; i++) p->stored_box(peer, (uint32_t)i, lo[i], hi[i]);
+    for (size_t i = 0; i < n; i++) p->ops->stored_box(peer, (uint32_t)i, lo[i], hi[i]);
     const bool tree = strcmp(p->name, "tree") == 0;
     for (size_t i = 0; i < n; i++)
       for (size_t j = i + 1; j < n; j++) {
@@ -188,7 +188,7 @@ static void check_sweep1d(const peer_structure *p, const col_boxes *b, const col
 static size_t check_report(const peer_structure *p, void *peer, const col_boxes *b,
                            const char *scene) {
   col_pairs reported = {0}, exact = {0}, want = {0};
-  const size_t count = p->reported_pairs(peer, &reported);
+  const size_t count = p->ops->reported_pairs(peer, &reported);
   cr_assert_eq(count, reported.count);
   col_pairs sorted = sorted_copy(&reported);
   cr_assert(!has_repeats(&sorted), "%s-%s on %s: a pair reported twice", p->engine, p->name, scene);
@@ -221,8 +221,8 @@ static void build_and_find(const peer_structure *p, void *peer, const col_boxes 
       extent += ((double)b->max[0][i] - b->min[0][i]) + ((double)b->max[1][i] - b->min[1][i]);
     hash_dim = extent / (2.0 * (double)b->count);
   }
-  cr_assert(p->build(peer, b), "%s-%s refused the scene", p->engine, p->name);
-  p->find(peer);
+  cr_assert(p->ops->build(peer, b), "%s-%s refused the scene", p->engine, p->name);
+  p->ops->find(peer);
 }
 
 Test(peers, from_scratch_pairs_match_brute_force_on_every_scene) {
@@ -235,7 +235,7 @@ Test(peers, from_scratch_pairs_match_brute_force_on_every_scene) {
       if (scenes[k] == SCENE_BOXPRUNE3D && !p->three_d) continue;
       bench_scene_fill(&s, scenes[k], scenes[k] == SCENE_DENSE ? 300 : 700);
       const col_boxes b = bench_scene_boxes(&s);
-      void *peer = p->create(false);
+      void *peer = p->ops->create(p->kind, false);
       cr_assert_not_null(peer);
       moving = false;
       build_and_find(p, peer, &b);
@@ -249,17 +249,17 @@ Test(peers, from_scratch_pairs_match_brute_force_on_every_scene) {
       if (strcmp(p->name, "sweep1d") == 0 && scenes[k] == SCENE_PLATFORMER)
         cr_assert_gt(sweep1d_missed, 0, "the platformer's touching tiles: x touches missed");
       /* the count-only store counts what the own store holds */
-      void *counter = p->create(true);
+      void *counter = p->ops->create(p->kind, true);
       build_and_find(p, counter, &b);
       col_pairs none = {0};
       col_pairs reported = {0};
-      cr_assert_eq(p->reported_pairs(counter, &none), p->reported_pairs(peer, &reported),
+      cr_assert_eq(p->ops->reported_pairs(counter, &none), p->ops->reported_pairs(peer, &reported),
                    "%s-%s on %s: count-only store", p->engine, p->name,
                    bench_scene_name[scenes[k]]);
       cr_assert_eq(none.count, 0);
       col_pairs_free(&reported);
-      p->destroy(counter);
-      p->destroy(peer);
+      p->ops->destroy(counter);
+      p->ops->destroy(peer);
     }
   bench_scene_free(&s);
 }
@@ -272,10 +272,10 @@ Test(peers, moving_scene_pairs_match_brute_force_every_frame) {
   float delta[128];
   for (size_t i = 0; i < count; i++) {
     const peer_structure *p = list[i];
-    if (!p->can_move) continue;
+    if (!p->ops->move) continue;
     bench_scene_fill(&s, SCENE_MOVING, 600);
     const col_boxes b = bench_scene_boxes(&s);
-    void *peer = p->create(false);
+    void *peer = p->ops->create(p->kind, false);
     moving = false;
     build_and_find(p, peer, &b);
     moving = true;
@@ -283,7 +283,7 @@ Test(peers, moving_scene_pairs_match_brute_force_every_frame) {
     size_t stale = 0;
     for (uint64_t frame = 0; frame < 40; frame++) {
       const size_t m = bench_scene_step(&s, &rng, frame, moved, delta);
-      p->move(peer, &b, moved, delta, m);
+      p->ops->move(peer, &b, moved, delta, m);
       stale += check_report(p, peer, &b, "moving");
     }
     /* pinned: only Bullet's Dbvt (stale cached pairs, fat leaves), Box2D (fat boxes) and the
@@ -295,7 +295,7 @@ Test(peers, moving_scene_pairs_match_brute_force_every_frame) {
                    p->name, stale);
     else if (strncmp(p->name, "dbvt", 4) == 0)
       cr_assert_gt(stale, 0, "bullet-%s: expected stale pairs while boxes move", p->name);
-    p->destroy(peer);
+    p->ops->destroy(peer);
   }
   bench_scene_free(&s);
 }
