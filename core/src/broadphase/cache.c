@@ -11,7 +11,7 @@ struct col_broadphase_cache {
   col_broadphase algorithm; /* TREE or SAP */
   uint32_t *sap_order;      /* SAP: usable boxes sorted on min x, sap_m of them */
   uint32_t *sap_keys;       /* SAP: their keys (kept in step with the order), the sweep's
-                               indices, radix scratch (2n), the running max x (n) */
+                               indices, radix scratch (2n) */
   size_t sap_m;
   unsigned dims;
   col_touch touch;
@@ -110,27 +110,31 @@ static size_t find_moved(col_broadphase_cache *c, const col_boxes *boxes) {
  * whose running maximum of max x reaches its min x (any overlapping box before r has
  * max x >= min x[r], so it lies in that range). A pair of two moved boxes is kept from the
  * forward run of the one sorted first. The moved boxes' positions, ascending, are the
- * first `placed` entries of the moved list (merge_moved). `reach` has room for m floats. */
+ * first `placed` entries of the moved list (merge_moved). */
 static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t *order, size_t m,
-                            size_t placed, uint32_t *idx, float *reach) {
+                            size_t placed, uint32_t *idx) {
   const col_boxes *boxes = bp->boxes;
   col__sap_view v;
   float *sorted = col__bp_sap_view(boxes, order, m, bp->touch, &v);
   if (sorted == NULL) return COL_ERR_MEMORY;
   col__bp_scratch(bp, bp->stats.scratch_bytes + col__bp_sap_view_bytes(boxes, m));
-  float running = -INFINITY;
-  for (size_t r = 0; r < m; r++) reach[r] = running = v.max[0][r] > running ? v.max[0][r] : running;
   col_status st = COL_OK;
   for (size_t k = 0; k < c->pairs.count && st == COL_OK; k++) {
     const col_pair p = c->pairs.data[k];
     if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);
   }
   size_t lo = 0;
+  float reached = -INFINITY; /* the maximum of max x over the positions before lo */
   for (size_t p = 0; p < placed && st == COL_OK; p++) {
     const size_t r = c->moved_list[p];
     const uint32_t i = order[r];
-    /* the first position before r whose reach gets to min x[r]: both rise with r */
-    while (lo < r && reach[lo] < v.min[0][r]) lo++;
+    /* the first position before r whose running maximum of max x gets to min x[r]: both rise
+     * with r, so one walk serves every moved box */
+    for (; lo < r; lo++) {
+      const float up_to = v.max[0][lo] > reached ? v.max[0][lo] : reached;
+      if (!(up_to < v.min[0][r])) break;
+      reached = up_to;
+    }
     size_t hits;
     if (v.dims == 3) {
       const col_aabb3 q = {{v.min[0][r], v.min[1][r], v.min[2][r]},
@@ -160,7 +164,8 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
 
 /* The order kept up to date when few boxes moved: the unmoved boxes keep their order and keys
  * (compacted), the moved ones that are usable are sorted on their new min x (radix) and merged
- * in from the back. Only moved boxes can have gained or lost a NaN. `scratch` has 3n words.
+ * in from the back. Only moved boxes can have gained or lost a NaN. `scratch` has 4 words
+ * per moved box.
  * Returns the number of boxes in the order; the positions of the *placed moved boxes, in
  * ascending order, replace the moved list. */
 static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint32_t *order,
@@ -195,8 +200,8 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
   if (first) {
     reset(c);
     c->sap_order = malloc((n ? n : 1) * sizeof(uint32_t));
-    /* keys, indices, radix scratch (2n), reach (n) */
-    c->sap_keys = malloc((5 * n + 1) * sizeof(uint32_t));
+    /* keys, indices, radix scratch (2n) */
+    c->sap_keys = malloc((4 * n + 1) * sizeof(uint32_t));
     if (!alloc_frame_state(c, n) || !c->sap_order || !c->sap_keys) return COL_ERR_MEMORY;
     remember_all(c, boxes);
     for (size_t i = 0; i < n; i++) c->usable[i] = !col__bp_has_nan(boxes, i); /* = in order */
@@ -216,10 +221,10 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
     }
   }
   c->sap_m = m;
-  col__bp_scratch(bp, 5 * n * sizeof(uint32_t) + n * (6 * sizeof(float) + 2 * sizeof(bool)) +
+  col__bp_scratch(bp, 4 * n * sizeof(uint32_t) + n * (6 * sizeof(float) + 2 * sizeof(bool)) +
                           c->pairs.capacity * sizeof(col_pair));
   if (first || moved > n / 4) return col__bp_sap_sweep(bp, order, m, idx);
-  return sap_moved(c, bp, order, m, placed, idx, (float *)(void *)(keys + 4 * n));
+  return sap_moved(c, bp, order, m, placed, idx);
 }
 
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
