@@ -124,7 +124,7 @@ static void add(const peer_structure *p, bool count_only, int scene) {
 /* The touch rule as observed: box A = [0, 1]^2 and a box B placed by `probe`; does the engine
  * report the pair? Probes: B shares A's right edge (touch), B starts 2^-10 or 0.15 to the
  * right (gaps below Box2D's two fat margins), B lies above A with x overlapping (a y gap of 4). */
-static const char *const probe_name[] = {"touch", "gap 2^-10", "gap 0.15", "x overlap, y gap 4"};
+static const char *const probe_name[] = {"touch", "gap 2^-10", "gap 0.15", "x overlap & y gap 4"};
 enum { PROBES = 4 };
 
 static int probe(const peer_structure *p, int which) {

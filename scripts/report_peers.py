@@ -2,6 +2,8 @@
 Chipmunk broadphases measured in the same run as ours (bench/bench_peers.c), the targets of
 issue 9, build and find separately, the pairs each engine reports vs the exact ones, and the
 touch rule each engine showed on the probe boxes."""
+import re
+
 # (scene, N, factor over the fastest peer with its own store, factor over the fastest count-only)
 PEER_TARGETS = [("boxprune3d", 10000, 10, 3), ("boxprune3d", 100000, 10, 3),
                 ("boxprune2d", 10000, 5, 2), ("boxprune2d", 100000, 5, 2)]
@@ -119,10 +121,10 @@ def peers_section(table, ctx):
         rows = []
         for line in rules.split("\n"):
             name, _, rest = line.partition(":")
-            cells = [c.strip().rpartition("=") for c in rest.split(",")]
+            cells = re.findall(r"\s*([^=]+?)=(-?\d+),?", rest)  # probe names may hold commas
             if not probes:
                 probes = [c[0] for c in cells]
-            rows.append((name, [c[2] for c in cells]))
+            rows.append((name, [c[1] for c in cells]))
         lines += ["#### Touch rules as observed", "",
                   "Two boxes, A = [0, 1]², and B placed as the column says; 1 = the engine reports "
                   "the pair (before any re-test of ours). Our closed rule: touch 1, the others 0.", "",
