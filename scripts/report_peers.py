@@ -27,9 +27,8 @@ def _ours(table, scene, n):
 
 
 def _peers(table, scene, n, count_only):
-    """[(K-cycles, label, bench)] of the peer rows on the scene at N, fastest first. Rows that
-    miss exact pairs (Chipmunk's sweep misses x touches) are not a complete broadphase and
-    are left out of the comparison."""
+    """[(K-cycles, label, bench)] of the peer rows on the scene at N, fastest first (the
+    targets then drop the rows that miss exact pairs: see _complete)."""
     rows = []
     for (family, algorithm, sc), by_backend in table.items():
         if family != "broadphase" or sc != scene or not algorithm.startswith("peer-"):

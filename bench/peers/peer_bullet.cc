@@ -112,8 +112,8 @@ public:
     btOverlappingPairCache *cache = broadphase_->getOverlappingPairCache();
     const int n = cache->getNumOverlappingPairs();
     const btBroadphasePair *p = cache->getOverlappingPairArrayPtr();
-    for (int k = 0; k < n; k++)
-      if (out) peer_push(out, index_of(p[k].m_pProxy0), index_of(p[k].m_pProxy1));
+    for (int k = 0; out != nullptr && k < n; k++)
+      peer_push(out, index_of(p[k].m_pProxy0), index_of(p[k].m_pProxy1));
     return (size_t)n;
   }
 

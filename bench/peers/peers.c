@@ -82,7 +82,7 @@ static bool overlaps(const col_boxes *boxes, uint32_t a, uint32_t b) {
                            COL_TOUCH_OVERLAPS);
 }
 
-size_t peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *exact) {
+void peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *exact) {
   exact->count = 0;
   for (size_t k = 0; k < reported->count; k++) {
     const col_pair p = reported->data[k];
@@ -94,7 +94,5 @@ size_t peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *
     if (kept == 0 || exact->data[k].a != exact->data[kept - 1].a ||
         exact->data[k].b != exact->data[kept - 1].b)
       exact->data[kept++] = exact->data[k];
-  const size_t repeats = exact->count - kept;
   exact->count = kept;
-  return repeats;
 }

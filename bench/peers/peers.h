@@ -71,9 +71,8 @@ size_t peer_structures(const peer_structure *const **list);
 const char *peer_absent(void);
 
 /* `exact` := the pairs of `reported` that overlap under the closed rule (col_aabb2_overlap or
- * col_aabb3_overlap, COL_TOUCH_OVERLAPS), sorted, without repeats. Returns the number of
- * repeats that were dropped. */
-size_t peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *exact);
+ * col_aabb3_overlap, COL_TOUCH_OVERLAPS), sorted, without repeats. */
+void peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *exact);
 
 /* Appends (min(a, b), max(a, b)) to `out`; aborts when out of memory (benchmark/test code). */
 void peer_push(col_pairs *out, uint32_t a, uint32_t b);

@@ -41,12 +41,11 @@ col_status col_broadphase_cache_create(col_broadphase_cache **cache) {
 
 static void reset(col_broadphase_cache *c) {
   free(c->coords), free(c->moved), free(c->moved_list), free(c->usable), free(c->cand);
-  c->moved_list = NULL;
   free(c->sap_order), free(c->sap_keys);
   c->sap_order = c->sap_keys = NULL, c->sap_m = 0;
   col__tree_free(&c->tree);
   col_pairs_free(&c->pairs);
-  c->coords = NULL, c->moved = NULL, c->usable = NULL, c->cand = NULL;
+  c->coords = NULL, c->moved = NULL, c->moved_list = NULL, c->usable = NULL, c->cand = NULL;
   c->cand_cap = 0, c->count = 0, c->valid = false;
 }
 
@@ -190,10 +189,9 @@ static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint3
   return u + k;
 }
 
-/* Sweep and prune kept up to date: last frame's order, filtered to the boxes usable now and
- * completed with the newly usable ones, re-sorted on the current min x by insertion sort
- * (stable; nearly linear when the order barely changed). The first frame, or one where many
- * boxes moved, is swept whole; otherwise only the moved boxes are looked up (sap_moved). */
+/* Sweep and prune kept up to date. The first frame, or one where more than a quarter of the
+ * boxes moved, is sorted and swept whole; otherwise the moved boxes are merged into last
+ * frame's order (merge_moved) and only they are looked up (sap_moved). */
 static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
   const col_boxes *boxes = bp->boxes;
   const size_t n = boxes->count;
@@ -207,24 +205,20 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
     for (size_t i = 0; i < n; i++) c->usable[i] = !col__bp_has_nan(boxes, i); /* = in order */
   }
   uint32_t *order = c->sap_order, *keys = c->sap_keys, *idx = keys + n;
-  size_t m = 0, moved = 0, placed = 0;
-  if (first) {
-    m = col__bp_sort_x(boxes, order, keys, keys + 2 * n);
-  } else {
-    moved = find_moved(c, boxes);
-    if (moved > n / 4) { /* many moved: sort afresh (and sweep whole, below) */
-      m = col__bp_sort_x(boxes, order, keys, keys + 2 * n);
-      for (size_t k = 0; k < moved; k++)
-        c->usable[c->moved_list[k]] = !col__bp_has_nan(boxes, c->moved_list[k]);
-    } else {
-      m = merge_moved(c, boxes, order, keys, keys + 2 * n, moved, &placed);
-    }
-  }
-  c->sap_m = m;
-  col__bp_scratch(bp, 4 * n * sizeof(uint32_t) + n * (6 * sizeof(float) + 2 * sizeof(bool)) +
+  const size_t moved = first ? 0 : find_moved(c, boxes);
+  const bool whole = first || moved > n / 4;
+  size_t placed = 0;
+  if (whole)
+    for (size_t k = 0; k < moved; k++) /* the first frame set every box's flag above */
+      c->usable[c->moved_list[k]] = !col__bp_has_nan(boxes, c->moved_list[k]);
+  c->sap_m = whole ? col__bp_sort_x(boxes, order, keys, keys + 2 * n)
+                   : merge_moved(c, boxes, order, keys, keys + 2 * n, moved, &placed);
+  /* Kept between frames: order, keys, indices, radix scratch, moved list, coordinates, flags,
+   * pairs. */
+  col__bp_scratch(bp, 5 * n * sizeof(uint32_t) + n * (6 * sizeof(float) + 2 * sizeof(bool)) +
                           c->pairs.capacity * sizeof(col_pair));
-  if (first || moved > n / 4) return col__bp_sap_sweep(bp, order, m, idx);
-  return sap_moved(c, bp, order, m, placed, idx);
+  if (whole) return col__bp_sap_sweep(bp, order, c->sap_m, idx);
+  return sap_moved(c, bp, order, c->sap_m, placed, idx);
 }
 
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {

@@ -1,12 +1,12 @@
 /* Sweep and prune, the box-pruning way: sort the boxes on min x (LSD radix on the float bits),
  * then each box is tested only against the run of later boxes whose min x lies within its own
  * x extent; the active backend's run scan (col__backend.sap_run) finds the run's end with the
- * same compares that test every axis, so the result is exactly brute force's. Pruning on y
- * too: the boxes are dealt into horizontal bands (a box into every band it spans, order kept)
- * and each band is swept alone, so a run holds only boxes that share a band; a pair met in
- * several bands is kept in the band of the larger min y. For any overlapping
- * pair the box that sorts first has max x >= the other's min x, so no pair is missed; boxes with a
- * NaN coordinate never pair and are left out. */
+ * same compares that test every axis, so the result is exactly brute force's: for any
+ * overlapping pair the box that sorts first has max x >= the other's min x, so no pair is
+ * missed; boxes with a NaN coordinate never pair and are left out. Pruning on y too: the boxes
+ * are dealt into horizontal bands (a box into every band it spans, order kept) and each band
+ * is swept alone, so a run holds only boxes that share a band; a pair met in several bands is
+ * kept in the band of the larger min y. */
 #include "broadphase.h"
 
 #include <math.h>
