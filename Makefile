@@ -6,13 +6,20 @@
 ifeq ($(origin CC),default)
 CC := gcc
 endif
+# clang is Debian's clang package (a link to clang-14, which install-deps also installs); where
+# only clang-14 exists, use it under that name.
+CLANG := $(if $(shell command -v clang 2>/dev/null),clang,clang-14)
+ifeq ($(CC),clang)
+override CC := $(CLANG)
+endif
 CFLAGS ?= -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 O ?= build/release
 PYTHON ?= /usr/bin/python3
 
 # Not negotiable: bit-exact SIMD needs IEEE semantics without contraction (DESIGN.md 3).
 # Fast-math flags in CFLAGS (fast-math, or the O-level that implies it) are refused below.
-REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math -Icore/include -Icore/src
+# -fPIC: the static library can be linked into a user's shared library.
+REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math -fPIC -Icore/include -Icore/src
 # The scalar reference must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 2).
 SCALAR_FLAGS := -fno-tree-vectorize
 SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer \
@@ -24,7 +31,7 @@ $(error CFLAGS contains $(FAST_MATH_FLAGS): collide's bit-exact contract forbids
 endif
 
 # Fuzzing builds (clang only): the library and targets carry libFuzzer's coverage hooks.
-FUZZ_CC ?= clang
+FUZZ_CC ?= $(CLANG)
 FUZZ_SANITIZERS := address,undefined,float-divide-by-zero
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,$(FUZZ_SANITIZERS) \
   -fno-sanitize-recover=all
@@ -42,7 +49,7 @@ endif
 
 CXX_DEFAULT := g++
 ifeq ($(origin CXX),default)
-CXX := $(if $(findstring clang,$(CC)),clang++,g++)
+CXX := $(if $(findstring clang,$(CC)),$(subst clang,clang++,$(CC)),g++)
 endif
 CXXFLAGS ?= -O2 -g -Wall -Wextra -Werror
 BENCH ?= default
@@ -92,7 +99,7 @@ FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
 .PHONY: all lib test check peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
-  fuzz-merge fuzz-cfl-check seeds report clean format
+  fuzz-merge fuzz-cfl-check seeds report clean distclean format install uninstall install-check
 .DEFAULT_GOAL := all
 
 all: lib
@@ -203,10 +210,12 @@ $(BENCHBIN): $(BENCH_OBJ) $(LIB)
 $(TESTBIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(LIB) -lcriterion -lm -o $@
 
-# Rebuild when the compiler or flags change (the build folder records them).
+# Rebuild when the compiler, the flags or the set of installed peer engines change (the build
+# folder records them: a first build made before install-deps ran is redone once they exist).
+BUILD_ID = $(CC) $(ALL_CFLAGS) $(SCALAR_FLAGS) $(PEER_DEFS)
 $(O)/.flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(ALL_CFLAGS) $(SCALAR_FLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(SCALAR_FLAGS)' > $@
+	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 FORCE:
 
 $(DEPS_STAMP): scripts/install-deps.sh
@@ -235,10 +244,11 @@ $(O)/gbench-check: $(O)/obj/bench/check/gbench_check.o $(O)/obj/bench/gbench.o
 
 # Every benchmark once at the smallest size: it builds and runs (no timing is judged).
 bench-smoke: $(BENCHBIN) $(O)/gbench-check
-	@$(O)/gbench-check --benchmark_min_time=0.001 --benchmark_out=$(O)/gbench-check.json \
+	@COLLIDE_BENCH_TOTAL=$$($(O)/gbench-check --benchmark_list_tests=true | wc -l) \
+	  $(O)/gbench-check --benchmark_min_time=0.001 --benchmark_out=$(O)/gbench-check.json \
 	  --benchmark_out_format=json > $(O)/gbench-check.log 2>&1 \
 	  || { tail -n 20 $(O)/gbench-check.log; exit 1; }
-	@$(PYTHON) scripts/check-gbench.py $(O)/gbench-check.json
+	@$(PYTHON) scripts/check-gbench.py $(O)/gbench-check.json $(O)/gbench-check.log
 	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 > $(O)/bench-smoke.log 2>&1 \
 	  || { tail -n 20 $(O)/bench-smoke.log; echo "bench-smoke: FAILED"; exit 1; }
 	@if grep -q 'ERROR OCCURRED' $(O)/bench-smoke.log; then grep 'ERROR OCCURRED' $(O)/bench-smoke.log; exit 1; fi
@@ -265,14 +275,15 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
 	@$(MAKE) --no-print-directory fuzz-brief
+	@$(MAKE) --no-print-directory install-check
 	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing)"
 
-# BENCH=quick (~1 min), default (< 10 min on 2 cores) or full; BENCH_ARGS for extra
-# --benchmark_* options (e.g. --benchmark_filter=aabb2). Then regenerates the report.
+# BENCH=quick (<= 2 min on 2 cores), default (<= 10 min) or full (everything); BENCH_ARGS for
+# extra --benchmark_* options (e.g. --benchmark_filter=aabb2). A complete default or full run
+# regenerates results/REPORT.md; other runs write their own report under results/<machine>/partial/.
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
 	@bash scripts/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
-	@$(MAKE) --no-print-directory report
 
 fuzz-build: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SANITIZE=fuzz \
@@ -313,8 +324,47 @@ format:
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc
 
+# Use from another project: header, static library (-fPIC) and pkg-config file under PREFIX.
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include/collide $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 0644 core/include/collide.h $(DESTDIR)$(PREFIX)/include/collide.h
+	install -m 0644 core/include/collide/*.h $(DESTDIR)$(PREFIX)/include/collide/
+	install -m 0644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcollide.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/collide.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
+	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/collide.h $(DESTDIR)$(PREFIX)/lib/libcollide.a \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
+	rm -rf $(DESTDIR)$(PREFIX)/include/collide
+
+# The example of using collide from another project, built against an installed copy (in a
+# scratch prefix) through pkg-config, as a user would, and run. Part of make test.
+install-check:
+	@rm -rf build/install-check
+	@$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/build/install-check/prefix >/dev/null
+	@cd core/examples/use-installed && PKG_CONFIG_PATH=$(CURDIR)/build/install-check/prefix/lib/pkgconfig \
+	  $(MAKE) --no-print-directory -s OUT=$(CURDIR)/build/install-check
+	@build/install-check/example > build/install-check/example.out
+	@grep -q '^mtd (-32, 0) hit 1$$' build/install-check/example.out || \
+	  { echo "install-check: FAILED:"; cat build/install-check/example.out; exit 1; }
+	@$(CC) -shared -o build/install-check/libwhole.so -Wl,--whole-archive \
+	  build/install-check/prefix/lib/libcollide.a -Wl,--no-whole-archive -lm || \
+	  { echo "install-check: FAILED: libcollide.a cannot go into a shared library (-fPIC)"; exit 1; }
+	@echo "install-check: example built with pkg-config against make install's copy, and the"\
+	  "whole static library linked into a shared one: ok"
+
 clean:
-	rm -rf build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl $(O)
+	rm -rf build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl \
+	  build/install-check build/compare-0 build/compare-1 $(O)
+
+# Also what fuzzing and benchmarking left: crashes, new corpus entries, quick and filtered runs.
+distclean: clean
+	rm -rf build fuzz/artifacts fuzz/corpus-local results/*/partial
 
 -include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/bench/*.d \
   $(O)/obj/bench/peers/*.d)

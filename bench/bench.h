@@ -9,17 +9,28 @@
 #include "collide.h"
 #include "gbench.h"
 
+/* A suite: which sizes each family runs, how long, and the wall-time budget it is sized for
+ * (on a 2-core machine). All lists are 0-terminated. */
 typedef struct bench_suite {
   const char *name;         /* smoke, quick, default, full */
-  int64_t counts[24];       /* object counts for the batch kernels, 0-terminated */
-  int64_t sprite_sides[16]; /* sprite side lengths (items = side^2), 0-terminated */
-  int64_t move_speeds[12];  /* pixel-stepping movement speeds, 0-terminated */
+  int64_t counts[24];       /* object counts of the batch kernels */
+  int64_t sprite_sides[16]; /* sprite side lengths (items = side^2) */
+  int64_t move_speeds[12];  /* pixel-stepping movement speeds */
+  int64_t scene_counts[16]; /* broadphase scenes (uniform, clustered, ...), ours and peers */
+  int64_t boxprune[4];      /* sizes of the published box-pruning scenes */
+  int64_t sim_counts[12];   /* simulation sizes */
+  int64_t quadratic_max;    /* brute-force pairs and the naive simulation loops stop here */
+  int64_t peer_max;         /* the peer engines stop here (box pruning included) */
+  bool reference_sizes;     /* add the sizes the report's comparisons name (10,000; 8,192) */
+  bool emulated;            /* also time the SIMDe-emulated backends */
   double min_time;          /* seconds per benchmark */
+  double budget;            /* seconds of wall time the whole run fits in; 0: no budget */
 } bench_suite;
 
 extern const bench_suite *bench_active_suite;
 
-/* The backends every family runs: the supported ones, natives first. */
+/* The backends every family runs: the supported ones, natives first (the emulated ones only
+ * in suites that ask for them). */
 size_t bench_backends(const char **names, size_t max);
 #define BENCH_MAX_BACKENDS 16
 

@@ -108,18 +108,19 @@ static void add(col_broadphase algorithm, const char *backend, int which) {
            backend, bench_scene_name[which]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
+  const bench_suite *suite = bench_active_suite;
   if (which == BOXPRUNE3D || which == BOXPRUNE2D) {
-    gb_arg(b, 10000);
-    if (algorithm != COL_BROADPHASE_BRUTE && strcmp(bench_active_suite->name, "smoke") != 0)
-      gb_arg(b, 100000);
+    /* Brute force runs the published 10,000 (50 million tests) but not 100,000. */
+    for (const int64_t *a = suite->boxprune; *a != 0; a++)
+      if (algorithm != COL_BROADPHASE_BRUTE || *a <= 10000) gb_arg(b, *a);
     return;
   }
-  const int64_t limit = algorithm == COL_BROADPHASE_BRUTE        ? 16384
+  const int64_t limit = algorithm == COL_BROADPHASE_BRUTE        ? suite->quadratic_max
                         : which == MOVING || which == PLATFORMER ? 262144
                                                                  : INT64_MAX;
-  for (const int64_t *a = bench_active_suite->counts; *a != 0; a++)
+  for (const int64_t *a = suite->scene_counts; *a != 0; a++)
     if (*a <= limit) gb_arg(b, *a);
-  if (strcmp(bench_active_suite->name, "smoke") != 0) gb_arg(b, which == MOVING ? 8192 : 10000);
+  if (suite->reference_sizes) gb_arg(b, which == MOVING ? 8192 : 10000);
 }
 
 static bool is_native_simd_or_scalar(const char *name) {

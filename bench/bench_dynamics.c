@@ -10,8 +10,7 @@
  *   scalar only: it uses no backend) or broadphase-backed ("sap", "grid", "tree", "brute":
  *   the algorithm's candidates, on each native backend). Items are objects; counters give the
  *   narrow-phase tests and contacts per frame and the objects that turned wild. The naive loop
- *   and the brute-force broadphase (both quadratic) run up to 16,384 objects (the full suite:
- *   all sizes).
+ *   and the brute-force broadphase (both quadratic) stop at the suite's quadratic_max.
  * - circlestat/boundary/scalar/ulps16/E: not a timing; its counters measure how often the seed's
  *   test and the squared form disagree, and which matches the exact answer, on 100,000 pairs
  *   at centre distance (r1 + r2)(1 + k 2^-24), |k| <= 16, centred near 2^E. */
@@ -147,8 +146,6 @@ static void boundary(gb_state *st, void *user) {
 
 /* ---- Simulations, one frame per iteration ---- */
 
-enum { NAIVE_MAX = 16384 };
-
 static void balls_scene(col_balls *b, size_t n) {
   uint64_t rng = 91;
   for (size_t i = 0; i < n; i++) {
@@ -257,7 +254,6 @@ void bench_register_dynamics(void) {
   for (int e = 0; e <= 24; e += 4) gb_arg(b, e);
   gb_iterations(b, 1);
 
-  static const int64_t sizes[] = {16, 64, 256, 1024, 4096, 16384, 65536, 0};
   const char *names[BENCH_MAX_BACKENDS];
   const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
   size_t used = 0;
@@ -272,11 +268,9 @@ void bench_register_dynamics(void) {
       snprintf(name, sizeof name, "sim/%s-%s/%s/%s", sim_cases[c].world ? "world" : "balls",
                pairing, names[k], sim_cases[c].world ? "platforms" : "uniform");
       gb_benchmark *g = gb_register(name, sim_fn, &registrations[used++]);
-      const bool smoke = strcmp(bench_active_suite->name, "smoke") == 0;
-      const bool full = strcmp(bench_active_suite->name, "full") == 0;
       const bool quadratic = naive || sim_cases[c].algorithm == COL_BROADPHASE_BRUTE;
-      for (const int64_t *s = sizes; *s != 0 && (!smoke || *s == 16); s++)
-        if (!quadratic || full || *s <= NAIVE_MAX) gb_arg(g, *s);
+      for (const int64_t *s = bench_active_suite->sim_counts; *s != 0; s++)
+        if (!quadratic || *s <= bench_active_suite->quadratic_max) gb_arg(g, *s);
       gb_unit(g, GB_US);
     }
 }

@@ -30,15 +30,61 @@ void bench_register_peers(void);
   16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,  \
       1048576, 2097152, 4194304
 
+/* Budgets: quick answers "what does SIMD buy me" and shows one of everything in 2 minutes;
+ * default shows every family with its crossovers in 10; full runs every size. */
 static const bench_suite suites[] = {
-    {"smoke", {16, 0}, {16, 0}, {16, 0}, 0.001},
-    {"quick", {256, 4096, 65536, 0}, {64, 256, 0}, {4, 64, 0}, 0.05},
-    {"default", {POW4, 0}, {16, 64, 256, 1024, 0}, {1, 4, 16, 64, 256, 0}, 0.1},
+    {"smoke",
+     {16, 0},
+     {16, 0},
+     {16, 0},
+     {16, 0},
+     {1000, 0},
+     {16, 0},
+     16,
+     1000,
+     false,
+     true,
+     0.001,
+     0},
+    {"quick",
+     {256, 4096, 65536, 0},
+     {64, 256, 0},
+     {4, 64, 0},
+     {256, 4096, 0},
+     {10000, 0},
+     {256, 4096, 0},
+     4096,
+     10000,
+     false,
+     false,
+     0.05,
+     120},
+    {"default",
+     {POW4, 0},
+     {16, 64, 256, 1024, 0},
+     {1, 4, 16, 64, 256, 0},
+     {16, 64, 256, 1024, 4096, 16384, 65536, 262144, 0},
+     {10000, 100000, 0},
+     {16, 64, 256, 1024, 4096, 16384, 0},
+     4096,
+     16384,
+     true,
+     true,
+     0.05,
+     600},
     {"full",
      {POW2, 0},
      {16, 32, 64, 128, 256, 512, 1024, 2048, 0},
      {1, 2, 4, 8, 16, 32, 64, 128, 256, 0},
-     0.5},
+     {POW4, 0},
+     {10000, 100000, 0},
+     {16, 64, 256, 1024, 4096, 16384, 65536, 0},
+     65536,
+     100000,
+     true,
+     true,
+     0.5,
+     0},
 };
 
 const bench_suite *bench_active_suite = &suites[2];
@@ -47,7 +93,7 @@ size_t bench_backends(const char **names, size_t max) {
   size_t n = 0;
   col_backend_info info;
   for (size_t i = 0; col_backend_at(i, &info) && n < max; i++)
-    if (info.supported) names[n++] = info.name;
+    if (info.supported && (bench_active_suite->emulated || !info.emulated)) names[n++] = info.name;
   return n;
 }
 
@@ -151,6 +197,7 @@ int main(int argc, char **argv) {
   gb_add_context("collide_default_backend", col_backend_name());
   gb_add_context("collide_tsc_ghz", ghz);
   gb_add_context("collide_suite", bench_active_suite->name);
+  gb_set_budget(bench_active_suite->budget, bench_active_suite->name);
   gb_add_context("collide_compiler", COLLIDE_BENCH_CC);
   gb_add_context("collide_cflags", COLLIDE_BENCH_CFLAGS);
   gb_add_context("collide_git_revision", COLLIDE_BENCH_GIT_REV);
@@ -162,10 +209,14 @@ int main(int argc, char **argv) {
   char **args = calloc((size_t)argc + 2, sizeof *args);
   int n = 0;
   bool has_min_time = false;
+  const char *filter = "";
   for (int i = 0; i < argc; i++) {
     has_min_time = has_min_time || strncmp(argv[i], "--benchmark_min_time", 20) == 0;
+    if (strncmp(argv[i], "--benchmark_filter=", 19) == 0) filter = argv[i] + 19;
     args[n++] = argv[i];
   }
+  /* The report regenerates REPORT.md only from complete runs: it reads the filter here. */
+  gb_add_context("collide_filter", filter);
   if (!has_min_time) args[n++] = min_time;
   args[n] = NULL;
   const int rc = gb_main(&n, args);

@@ -119,16 +119,14 @@ static void add(const peer_structure *p, bool count_only, int scene) {
            count_only ? "-count" : "", bench_scene_name[scene]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
-  const bool smoke = strcmp(bench_active_suite->name, "smoke") == 0;
-  const int64_t limit = p->max_count ? (int64_t)p->max_count : 262144;
-  if (scene == SCENE_BOXPRUNE3D || scene == SCENE_BOXPRUNE2D) {
-    gb_arg(b, smoke ? 1000 : 10000);
-    if (!smoke && limit >= 100000) gb_arg(b, 100000);
-    return;
-  }
-  for (const int64_t *a = bench_active_suite->counts; *a != 0; a++)
+  const bench_suite *suite = bench_active_suite;
+  int64_t limit = p->max_count ? (int64_t)p->max_count : 262144;
+  if (limit > suite->peer_max) limit = suite->peer_max;
+  const int64_t *a = scene == SCENE_BOXPRUNE3D || scene == SCENE_BOXPRUNE2D ? suite->boxprune
+                                                                            : suite->scene_counts;
+  for (; *a != 0; a++)
     if (*a <= limit) gb_arg(b, *a);
-  if (scene == SCENE_MOVING && !smoke) gb_arg(b, 8192);
+  if (scene == SCENE_MOVING && suite->reference_sizes) gb_arg(b, 8192);
 }
 
 /* The touch rule as observed: box A = [0, 1]^2 and a box B placed by `probe`; does the engine

@@ -12,7 +12,8 @@
  *   gb_pause(st) / gb_resume(st) around untimed work; gb_arg_of(st, 0) for the argument;
  *   gb_set_items(st, n), gb_set_bytes(st, n), gb_counter(st, "name", v, GB_RATE | ...),
  *   gb_set_complexity_n(st, n), gb_skip(st, "why"), gb_label(st, "text").
- * Main: gb_add_context("key", "value") for the JSON context, then gb_main(&argc, argv), which
+ * Main: gb_add_context("key", "value") for the JSON context, gb_set_budget(seconds, "suite"),
+ * then gb_main(&argc, argv), which
  * takes the standard --benchmark_* options (filter, repetitions, out, out_format, ...). */
 #ifndef COLLIDE_GBENCH_H
 #define COLLIDE_GBENCH_H
@@ -75,8 +76,14 @@ void gb_skip(gb_state *s, const char *message);
 void gb_label(gb_state *s, const char *label);
 
 void gb_add_context(const char *key, const char *value);
+/* The run's time budget in seconds (0: none) and what it is for, printed with the run's total
+ * time at the end (and "OVER BUDGET" when it was exceeded). */
+void gb_set_budget(double seconds, const char *label);
 /* Initializes from the command line, rejects unknown options (returns 2), runs the
- * benchmarks the filter selects, shuts down; returns 0, or 1 if none ran. */
+ * benchmarks the filter selects, shuts down; returns 0, or 1 if none ran. In the console
+ * format each benchmark gets one line: "[k/N] name ..." when it starts (N from the environment
+ * variable COLLIDE_BENCH_TOTAL, when set), then its time, items per second, its wall time, the
+ * run's elapsed time and an ETA. */
 int gb_main(int *argc, char **argv);
 
 /* Keep a value (and what it points to) alive and observed; a compiler barrier for memory. */

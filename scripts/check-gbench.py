@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""Checks the JSON written by bench/check/gbench_check.c: every gbench.h call had its effect.
-Usage: scripts/check-gbench.py RESULTS.json  (exit 1 and a list of failures otherwise)."""
+"""Checks the JSON written by bench/check/gbench_check.c: every gbench.h call had its effect;
+and, given its console output, the progress lines ([k/N] name ... time [wall, elapsed, ETA]).
+Usage: scripts/check-gbench.py RESULTS.json [CONSOLE.log]  (exit 1 and a list of failures otherwise)."""
 import json
+import re
 import sys
 
 data = json.load(open(sys.argv[1]))
@@ -40,6 +42,21 @@ for x in (1, 2):
         expect(b is not None and not b.get("error_occurred"), f"gb_args_product and user pointer: {x}/{y}")
 expect("check/min_time/8/min_time:0.010" in runs, "gb_min_time")
 expect(runs.get("check/skipped", {}).get("error_message") == "skipped on purpose", "gb_skip")
+
+if len(sys.argv) > 2:
+    log = open(sys.argv[2]).read()
+    lines = re.findall(r"^\[ *(\d+)/(\d+)\] (\S+) \.\.\. (.*)$", log, re.M)
+    ran = [b for b in data["benchmarks"] if b.get("run_type") != "aggregate"]
+    expect(len(lines) == len(ran), f"one progress line per benchmark ({len(lines)} lines, {len(ran)} runs)")
+    expect([int(k) for k, _, _, _ in lines] == list(range(1, len(lines) + 1)), "progress counts 1..N in order")
+    expect(all(int(n) == len(lines) for _, n, _, _ in lines), "progress shows N = COLLIDE_BENCH_TOTAL")
+    names = [name for _, _, name, _ in lines]
+    expect("check/linear/256" in names and "check/product/2/7" in names, "progress names carry the arguments")
+    done = [rest for _, _, _, rest in lines if "skipped" not in rest]
+    expect(all(re.search(r"\d (ns|us|ms|s)\b.*\[wall [\d.]+ s; elapsed \d+:\d\d", r) for r in done),
+           "progress lines give the time, the wall time and the elapsed time")
+    expect(any("skipped: skipped on purpose" in rest for _, _, _, rest in lines), "progress shows skips")
+    expect(re.search(r"^\d+ benchmarks in \d+:\d\d", log, re.M) is not None, "the run's total time is printed")
 
 if failures:
     print("check-gbench: FAILED:\n  " + "\n  ".join(failures))

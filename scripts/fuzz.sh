@@ -5,8 +5,10 @@
 #   scripts/fuzz.sh brief  TARGET...  FUZZ_SECONDS each, one process, new inputs discarded
 #                                     (what `make test` runs)
 #   scripts/fuzz.sh merge  TARGET...  minimizes fuzz/corpus-local/<target>/ into fuzz/corpus/
-# Crashes (a disagreement aborts) are stored in fuzz/artifacts/<target>/ together with a
-# .REPRODUCE file holding the exact commands to replay them.
+# Crashes (a disagreement aborts) are stored in fuzz/artifacts/<target>/. For each target that
+# failed, the first crashing input's report is printed here with one command to reproduce it
+# (also kept in <input>.REPRODUCE); further crashing inputs of that run are only counted.
+# Environment: FUZZ_SECONDS (per target, a positive integer), FUZZ_JOBS (processes in run mode).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +16,25 @@ mode=${1:?usage: scripts/fuzz.sh run|brief|merge TARGET...}
 shift
 seconds=${FUZZ_SECONDS:-30}
 jobs=${FUZZ_JOBS:-$(nproc)}
+positive() { [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] ||
+  { echo "fuzz: $1=$2: must be a positive whole number" >&2; exit 2; }; }
+positive FUZZ_SECONDS "$seconds"
+positive FUZZ_JOBS "$jobs"
+for target in "$@"; do
+  [ -f "fuzz/fuzz_$target.c" ] || {
+    echo "fuzz: '$target' is not a fuzz target; the targets are:" \
+      "$(ls fuzz/fuzz_*.c | sed -E 's|fuzz/fuzz_(.*)\.c|\1|' | grep -v '^common$' | tr '\n' ' ')" >&2
+    exit 2
+  }
+done
+pid=
+interrupted() {
+  [ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
+  echo
+  echo "fuzz: interrupted; new inputs found so far are kept (run mode: fuzz/corpus-local/)" >&2
+  exit 130
+}
+trap interrupted INT TERM
 common=(-max_len=8192 -timeout=20 -rss_limit_mb=4096 -dict=fuzz/collide.dict -print_final_stats=1)
 
 # "cov ft corp exec/s execs" from the last status line of a libFuzzer log (both the plain
@@ -66,6 +87,7 @@ for target in "$@"; do
   done
   wait "$pid"
   rc=$?
+  pid=
   set -e
   elapsed=$(($(date +%s) - start))
   read -r cov ft corp eps execs <<<"$(status_of "$log")"
@@ -77,20 +99,27 @@ for target in "$@"; do
   if [ "$rc" -ne 0 ] || [ -n "$crashes" ]; then
     result=FAILED
     failed=1
-    grep -E 'DISAGREEMENT|ERROR:|SUMMARY:' "$log" | head -n 5 | sed 's/^/  /'
-    for c in $crashes; do
-      cat >"$c.REPRODUCE" <<REPRO
+    # The first crashing input (oldest), its report, one way to reproduce it; the rest counted.
+    first=$(ls -tr $crashes 2>/dev/null | head -n 1 || true)
+    others=$(($(echo "$crashes" | grep -c . || true) - 1))
+    if [ -z "$first" ]; then
+      echo "  $target: the fuzzer failed without a crashing input; the end of $log:"
+      tail -n 20 "$log" | sed 's/^/    /'
+    else
+      cat >"$first.REPRODUCE" <<REPRO
 # $target: found by 'scripts/fuzz.sh $mode' on $(date -u +%Y-%m-%dT%H:%M:%SZ)
 # replay under libFuzzer (prints the disagreement report):
-$bin $c
+$bin $first
 # replay with the plain driver (gcc, no libFuzzer):
-make build/test/replay_$target O=build/test && build/test/replay_$target $c
+make build/test/replay_$target O=build/test && build/test/replay_$target $first
 # once fixed, keep it as a regression input that make test replays:
-cp $c fuzz/corpus/$target/regress-$(basename "$c")
+cp $first fuzz/corpus/$target/regress-$(basename "$first")
 REPRO
-      echo "  crash: $c"
-      sed 's/^/    /' "$c.REPRODUCE"
-    done
+      echo "  $target: DISAGREEMENT or crash; report for $first:"
+      "$bin" "$first" 2>&1 | grep -vE '^(INFO|Running|Executed|\*\*\*|MS:|base unit|0x)' | head -n 40 | sed 's/^/    /' || true
+      echo "  reproduce: $bin $first"
+      [ "$others" -le 0 ] || echo "  ($others more crashing inputs from this run in fuzz/artifacts/$target/, not shown)"
+    fi
   fi
   summary+=("$(printf '%-7s %-7s %5ss %10s execs %8s exec/s  cov %5s  ft %6s  corpus %5s' \
     "$target" "$result" "$elapsed" "$execs" "${eps:-0}" "${cov:-?}" "${ft:-?}" "${corp:-?}")")

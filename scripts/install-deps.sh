@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   make gcc g++ pkg-config
-  clang-14 libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang
+  clang clang-14 libclang-rt-14-dev # `clang` (the name the build uses), libFuzzer, sanitizers
   libsimde-dev                # portable SIMD intrinsics
   libcriterion-dev            # unit tests
   libbenchmark-dev libbenchmark-tools

@@ -15,11 +15,35 @@ def fmt(x, digits=2):
     return f"{x:.{digits}f}"
 
 
+def times(x, digits=2):
+    """A ratio as "12.34x", or "–" when it was not measured."""
+    return "–" if x is None else fmt(x, digits) + "x"
+
+
+def verdict(got, ok):
+    """A target's mark: "not measured" when its benchmark did not run, else met or missed."""
+    if got is None:
+        return "not measured"
+    return "met" if ok else "missed"
+
+
 def human_items(x):
     for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if x >= scale:
             return f"{x / scale:.2f} {unit}"
     return f"{x:.0f}"
+
+
+_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf"]
+_LINES = ["-", "--", ":", "-."]
+_MARKERS = ["o", "s", "^", "D", "v", "x"]
+
+
+def series_style(i):
+    """The i-th series' colour, line style and marker: ten colours, and from the eleventh series
+    on another line style and marker, so no two series of a figure look alike."""
+    return {"color": _COLORS[i % 10], "linestyle": _LINES[(i // 10) % 4], "marker": _MARKERS[(i // 10 + i) % 6]}
 
 
 def save_figure(fig, base):
