@@ -88,12 +88,15 @@ TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
 
 # Differential fuzz targets: libFuzzer binaries in build/fuzz, and plain replay drivers
 # (any compiler) in every other build folder.
-FUZZ_TARGETS := aabb mtd sprite sweep broadphase mask move circle sim
+# The targets are the files fuzz/fuzz_<target>.c (fuzz_common.c is shared code); FUZZ_TARGETS
+# picks some of them for make fuzz / fuzz-brief / fuzz-merge, e.g. FUZZ_TARGETS="aabb mtd".
+ALL_FUZZ_TARGETS := $(filter-out common,$(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c)))
+FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
-REPLAYS := $(FUZZ_TARGETS:%=$(O)/replay_%)
-FUZZERS := $(FUZZ_TARGETS:%=$(O)/fuzz_%)
+REPLAYS := $(ALL_FUZZ_TARGETS:%=$(O)/replay_%)
+FUZZERS := $(ALL_FUZZ_TARGETS:%=$(O)/fuzz_%)
 # Keep the objects of these pattern chains (make would delete them as intermediates).
-.SECONDARY: $(FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.o) $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o
+.SECONDARY: $(ALL_FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.o) $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o
 FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
@@ -256,7 +259,7 @@ bench-smoke: $(BENCHBIN) $(O)/gbench-check
 
 # Every corpus file through every target, on every backend (a disagreement aborts).
 replay: $(REPLAYS)
-	@set -e; for t in $(FUZZ_TARGETS); do $(O)/replay_$$t fuzz/corpus/$$t; done
+	@set -e; for t in $(ALL_FUZZ_TARGETS); do $(O)/replay_$$t fuzz/corpus/$$t; done
 
 # The peers' pair sets against our brute force (once: they do not use our backends).
 peer-check: $(PEER_TESTBIN)
@@ -287,10 +290,11 @@ bench: $(DEPS_STAMP)
 
 fuzz-build: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SANITIZE=fuzz \
-	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	  $(ALL_FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-# FUZZ_SECONDS per target (default 30), FUZZ_JOBS processes (default: all cores); new corpus
-# entries are kept in fuzz/corpus-local/, crashes go to fuzz/artifacts/ with a REPRODUCE file.
+# FUZZ_SECONDS per target (default 30), FUZZ_JOBS processes (default: all cores), FUZZ_TARGETS
+# (default: all); new corpus entries are kept in fuzz/corpus-local/, crashes go to
+# fuzz/artifacts/ (the first one's report and reproduce command are printed).
 fuzz: fuzz-build
 	@bash scripts/fuzz.sh run $(FUZZ_TARGETS)
 

@@ -4,8 +4,11 @@
 # (the fuzzing engine to link), $OUT (where fuzzers, seed corpora and dictionaries go), $SRC
 # and $WORK. Run locally by `make fuzz-cfl-check` (scripts/cfl-check.sh).
 #
-# Produces, per target T in aabb mtd sprite sweep: $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip,
-# $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
+# Produces, per fuzz target T (every fuzz/fuzz_T.c but fuzz_common.c, as the Makefile finds
+# them): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip, $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
+# The flags are the Makefile's: the scalar sources with -fno-tree-vectorize, each ISA file with
+# its own -m flag only and again emulated (SIMDE_NO_NATIVE). The workflows that run it are in
+# .github/workflows/cflite_*.yml.
 
 set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,7 +44,8 @@ done
 ar rcs "$obj/libcollide.a" "$obj"/*.o
 
 $CC $flags -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
-for target in aabb mtd sprite sweep broadphase mask move circle sim; do
+targets=$(ls fuzz/fuzz_*.c | sed -E 's|fuzz/fuzz_(.*)\.c|\1|' | grep -vx common)
+for target in $targets; do
   $CC $flags -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" \
     "$obj/libcollide.a" $LIB_FUZZING_ENGINE -lm -o "$OUT/fuzz_$target"

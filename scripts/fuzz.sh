@@ -18,6 +18,7 @@ seconds=${FUZZ_SECONDS:-30}
 jobs=${FUZZ_JOBS:-$(nproc)}
 positive() { [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] ||
   { echo "fuzz: $1=$2: must be a positive whole number" >&2; exit 2; }; }
+[ $# -gt 0 ] || { echo "fuzz: no targets (FUZZ_TARGETS is empty)" >&2; exit 2; }
 positive FUZZ_SECONDS "$seconds"
 positive FUZZ_JOBS "$jobs"
 for target in "$@"; do
@@ -100,7 +101,8 @@ for target in "$@"; do
     result=FAILED
     failed=1
     # The first crashing input (oldest), its report, one way to reproduce it; the rest counted.
-    first=$(ls -tr $crashes 2>/dev/null | head -n 1 || true)
+    first=
+    [ -z "$crashes" ] || first=$(ls -tr $crashes | head -n 1)
     others=$(($(echo "$crashes" | grep -c . || true) - 1))
     if [ -z "$first" ]; then
       echo "  $target: the fuzzer failed without a crashing input; the end of $log:"
@@ -116,7 +118,9 @@ make build/test/replay_$target O=build/test && build/test/replay_$target $first
 cp $first fuzz/corpus/$target/regress-$(basename "$first")
 REPRO
       echo "  $target: DISAGREEMENT or crash; report for $first:"
-      "$bin" "$first" 2>&1 | grep -vE '^(INFO|Running|Executed|\*\*\*|MS:|base unit|0x)' | head -n 40 | sed 's/^/    /' || true
+      report=$("$bin" "$first" 2>&1 | grep -vE '^(INFO|Executed|\*\*\*|MS:|base unit|0x|==)' || true)
+      echo "$report" | head -n 50 | sed 's/^/    /'
+      [ "$(echo "$report" | wc -l)" -le 50 ] || echo "    ... ($(echo "$report" | wc -l) lines in all: run the command below for the rest)"
       echo "  reproduce: $bin $first"
       [ "$others" -le 0 ] || echo "  ($others more crashing inputs from this run in fuzz/artifacts/$target/, not shown)"
     fi

@@ -11,7 +11,7 @@ packages=(
   libcriterion-dev            # unit tests
   libbenchmark-dev libbenchmark-tools
   libbullet-dev libbox2d-dev libchipmunk-dev # peer engines (bench/peers)
-  python3 python3-matplotlib python3-scipy
+  python3 python3-matplotlib python3-scipy python3-yaml
   zip                         # seed corpora for ClusterFuzzLite
 )
 

@@ -175,6 +175,75 @@ Test(sim, world_broadphase_steps_equal_the_naive_loop) {
   cr_expect_gt(fallbacks, 0u, "the piles should exercise the fallback");
 }
 
+/* Entity 0 starts deep inside a big box (entity 2) and is pushed 52 to the left, far past its
+ * margin (it turns wild), onto entity 1, whose turn comes next and which was never its
+ * candidate (their grown boxes are apart): entity 1 must still be pushed out of entity 0's
+ * final box, as the naive loop does. */
+Test(sim, a_wild_entity_lands_on_one_that_was_no_candidate) {
+  for (size_t a = 0; a < NALG; a++) {
+    col_world w[2];
+    for (int k = 0; k < 2; k++) {
+      cr_assert_eq(col_world_create(3, (col_vec2){0, 0}, &w[k]), COL_OK);
+      w[k].box[0] = (col_aabb2){{48, 48}, {52, 52}};
+      w[k].box[1] = (col_aabb2){{-6, 49}, {-1, 51}};
+      w[k].box[2] = (col_aabb2){{0, 0}, {100, 100}};
+    }
+    cr_assert_eq(col_world_step(&w[0], 1.0f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
+    col_sim_stats st = {0, 0, 0};
+    cr_assert_eq(col_world_step(&w[1], 1.0f, COL_SIM_BROADPHASE, algorithms[a], &st), COL_OK);
+    assert_float_bits(w[0].box[0].min.x, -4.0f); /* pushed out of the big box, to the left */
+    assert_float_bits(w[0].box[1].min.x, -9.0f); /* then entity 1 is pushed 3 out of it */
+    cr_expect(memcmp(w[0].box, w[1].box, sizeof(col_aabb2) * 3) == 0, "algorithm %zu differs", a);
+    cr_expect_gt(st.fallbacks, 0u);
+    for (int k = 0; k < 2; k++) col_world_destroy(&w[k]);
+  }
+}
+
+/* The benchmark's crowded world: boxes and platforms dropped at random over a fifth of the
+ * area (many start inside each other), one floor wider than everything. Many entities turn wild
+ * every frame (formerly, past 1,024 of them, every pair was tested); their partners come from
+ * the grids, some pushed beyond the grown boxes' extent (clamped cells), and the floor is a box
+ * too big for the grid's cells. Still bit-identical to the naive loop. */
+Test(sim, crowded_world_with_many_wild_entities_equals_the_naive_loop) {
+  const size_t n = 2000;
+  const float side = sqrtf((float)n * 400.0f);
+  uint64_t rng = 92;
+  col_world ref, bp;
+  cr_assert_eq(col_world_create(n, (col_vec2){0, 0.3f}, &ref), COL_OK);
+  ref.box[0] = (col_aabb2){{-10, side}, {side + 10, side + 20}}, ref.weight[0] = 0;
+  for (size_t i = 1; i < n; i++) {
+    const float x = (float)rand_below(&rng, 100000) / 100000.0f * side;
+    const float y = (float)rand_below(&rng, 100000) / 100000.0f * side;
+    const bool platform = i % 4 == 0;
+    ref.box[i] =
+        platform ? (col_aabb2){{x, y}, {x + 30, y + 4}} : (col_aabb2){{x, y}, {x + 8, y + 8}};
+    ref.weight[i] = platform ? 0.0f : 1.0f;
+    ref.velocity[i] =
+        (col_vec2){platform ? 0.0f : ((float)rand_below(&rng, 401) - 200.0f) / 100.0f, 0};
+  }
+  cr_assert_eq(col_world_create(n, ref.gravity, &bp), COL_OK);
+  memcpy(bp.box, ref.box, n * sizeof *ref.box);
+  memcpy(bp.velocity, ref.velocity, n * sizeof *ref.velocity);
+  memcpy(bp.weight, ref.weight, n * sizeof *ref.weight);
+  uint64_t wild = 0;
+  for (int frame = 0; frame < 5; frame++) {
+    cr_assert_eq(col_world_step(&ref, 1.0f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
+    col_sim_stats sb = {0, 0, 0};
+    cr_assert_eq(col_world_step(&bp, 1.0f, COL_SIM_BROADPHASE, algorithms[frame % NALG], &sb),
+                 COL_OK);
+    cr_assert(memcmp(ref.box, bp.box, n * sizeof *ref.box) == 0 &&
+                  memcmp(ref.velocity, bp.velocity, n * sizeof *ref.velocity) == 0,
+              "frame %d: worlds differ", frame);
+    wild += sb.fallbacks;
+    cr_expect_lt(sb.tests, (uint64_t)n * 64, "frame %d: %llu tests, not a local search", frame,
+                 (unsigned long long)sb.tests);
+  }
+  cr_expect_gt(wild, 100u, "the crowd should send many entities wild (%llu)",
+               (unsigned long long)wild);
+  col_world_destroy(&ref);
+  col_world_destroy(&bp);
+}
+
 Test(sim, errors) {
   col_balls b;
   cr_expect_eq(col_balls_create(2, 10, 10, NULL), COL_ERR_NULL);

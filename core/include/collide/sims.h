@@ -11,9 +11,13 @@
 /* How a simulation step finds the pairs to test. NAIVE is the seeds' double loop over all
  * pairs; BROADPHASE takes candidate pairs from col_broadphase_pairs (the algorithm given) on
  * boxes grown by a safety margin and tests them in the naive loop's order, with bit-identical
- * results: an object that moves further than the margin allows during the step turns "wild",
- * and from then on every pair it is part of is tested, as in the naive loop (counted in
- * `fallbacks`); every other pair left out is provably apart when its turn comes. */
+ * results: an object that moves further than the margin allows during the step turns "wild"
+ * (counted in `fallbacks`), and from then on every pair it is part of that can touch is tested,
+ * as in the naive loop: for the balls, every pair of a wild ball (past 1,024 wild balls in a
+ * step, every remaining pair); for the world, the entities a grid finds near the wild entity's
+ * box, looked up again after every push, so piles that send thousands of entities wild keep a
+ * frame's cost proportional to the entities. Every other pair left out is provably apart when
+ * its turn comes. Tests that cannot hit are skipped, so `tests` is below the naive count. */
 typedef enum col_sim_pairs {
   COL_SIM_NAIVE = 0,
   COL_SIM_BROADPHASE = 1,

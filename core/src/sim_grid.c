@@ -1,0 +1,97 @@
+/* The world step's uniform grid of boxes (see sim_grid.h). */
+#include "sim_grid.h"
+
+#include <stdlib.h>
+
+static bool grow(void **p, size_t *capacity, size_t need, size_t size) {
+  if (need <= *capacity) return true;
+  size_t c = *capacity ? *capacity : 64;
+  while (c < need) c *= 2;
+  void *q = realloc(*p, c * size);
+  if (q == NULL) return false;
+  *p = q, *capacity = c;
+  return true;
+}
+
+col_status col__grid_reset(col__box_grid *g, float x0, float y0, float x1, float y1, float cell,
+                           size_t max_cells) {
+  if (!(cell > 0) || !(x1 - x0 < 1e30f) || !(y1 - y0 < 1e30f)) cell = 1e30f;
+  double w = ((double)x1 - x0) / cell + 1, h = ((double)y1 - y0) / cell + 1;
+  while (w * h > (double)max_cells && cell < 1e30f) {
+    cell *= 2;
+    w = ((double)x1 - x0) / cell + 1, h = ((double)y1 - y0) / cell + 1;
+  }
+  g->x0 = x0, g->y0 = y0, g->inv_cell = 1.0f / cell;
+  g->width = w >= 1 && w < 4e9 ? (uint32_t)w : 1;
+  g->height = h >= 1 && h < 4e9 ? (uint32_t)h : 1;
+  const size_t cells = (size_t)g->width * g->height;
+  size_t capacity = g->cell_capacity;
+  if (!grow((void **)&g->head, &capacity, cells, sizeof *g->head)) return COL_ERR_MEMORY;
+  g->cell_capacity = capacity;
+  for (size_t c = 0; c < cells; c++) g->head[c] = -1;
+  g->nodes = 0, g->big_count = 0;
+  return COL_OK;
+}
+
+/* The cell column or row of a coordinate, clamped; NaN maps to 0. */
+static uint32_t cell_of(float v, float origin, float inv, uint32_t cells) {
+  const float c = (v - origin) * inv;
+  if (!(c >= 0)) return 0;
+  if (!(c < (float)cells)) return cells - 1;
+  return (uint32_t)c;
+}
+
+typedef struct span {
+  uint32_t cx0, cy0, cx1, cy1;
+} span;
+
+static span span_of(const col__box_grid *g, float x0, float y0, float x1, float y1) {
+  span s = {cell_of(x0, g->x0, g->inv_cell, g->width), cell_of(y0, g->y0, g->inv_cell, g->height),
+            cell_of(x1, g->x0, g->inv_cell, g->width), cell_of(y1, g->y0, g->inv_cell, g->height)};
+  if (s.cx1 < s.cx0) s.cx1 = s.cx0; /* an inverted or NaN box: one cell */
+  if (s.cy1 < s.cy0) s.cy1 = s.cy0;
+  return s;
+}
+
+col_status col__grid_insert(col__box_grid *g, uint32_t id, float x0, float y0, float x1, float y1) {
+  const span s = span_of(g, x0, y0, x1, y1);
+  const uint64_t covered = (uint64_t)(s.cx1 - s.cx0 + 1) * (s.cy1 - s.cy0 + 1);
+  if (covered > COL__GRID_BIG) {
+    if (!grow((void **)&g->big, &g->big_capacity, g->big_count + 1, sizeof *g->big))
+      return COL_ERR_MEMORY;
+    g->big[g->big_count++] = id;
+    return COL_OK;
+  }
+  size_t ids = g->node_capacity, nexts = g->node_capacity;
+  if (!grow((void **)&g->node_id, &ids, g->nodes + covered, sizeof *g->node_id) ||
+      !grow((void **)&g->node_next, &nexts, g->nodes + covered, sizeof *g->node_next))
+    return COL_ERR_MEMORY;
+  g->node_capacity = ids < nexts ? ids : nexts;
+  for (uint32_t cy = s.cy0; cy <= s.cy1; cy++)
+    for (uint32_t cx = s.cx0; cx <= s.cx1; cx++) {
+      const size_t c = (size_t)cy * g->width + cx, k = g->nodes++;
+      g->node_id[k] = id, g->node_next[k] = g->head[c], g->head[c] = (int32_t)k;
+    }
+  return COL_OK;
+}
+
+col_status col__grid_query(const col__box_grid *g, float x0, float y0, float x1, float y1,
+                           uint32_t **ids, size_t *count, size_t *capacity) {
+  const span s = span_of(g, x0, y0, x1, y1);
+  for (size_t k = 0; k < g->big_count; k++) {
+    if (!grow((void **)ids, capacity, *count + 1, sizeof **ids)) return COL_ERR_MEMORY;
+    (*ids)[(*count)++] = g->big[k];
+  }
+  for (uint32_t cy = s.cy0; cy <= s.cy1; cy++)
+    for (uint32_t cx = s.cx0; cx <= s.cx1; cx++)
+      for (int32_t k = g->head[(size_t)cy * g->width + cx]; k >= 0; k = g->node_next[k]) {
+        if (!grow((void **)ids, capacity, *count + 1, sizeof **ids)) return COL_ERR_MEMORY;
+        (*ids)[(*count)++] = g->node_id[k];
+      }
+  return COL_OK;
+}
+
+void col__grid_free(col__box_grid *g) {
+  free(g->head), free(g->node_id), free(g->node_next), free(g->big);
+  *g = (col__box_grid){0};
+}

@@ -1,0 +1,41 @@
+/* A uniform grid of boxes by index, for the platformer world step (sim.c): the entities that
+ * turned wild look up the entities near them here instead of testing every one. Cells hold
+ * singly linked lists, so boxes can be added during a step; a box covering more than
+ * COL__GRID_BIG cells goes to a list every query returns. Cell coordinates are clamped to the
+ * grid (a monotone map: boxes that overlap share a cell, wherever they lie), and a NaN
+ * coordinate maps to the first cell. Queries return candidates, duplicates included: callers
+ * test the boxes themselves. */
+#ifndef COLLIDE_SIM_GRID_H
+#define COLLIDE_SIM_GRID_H
+
+#include "collide.h"
+
+enum { COL__GRID_BIG = 64 };
+
+typedef struct col__box_grid {
+  float x0, y0, inv_cell;
+  uint32_t width, height; /* cells */
+  int32_t *head;          /* per cell: its first node, or -1 */
+  uint32_t *node_id;
+  int32_t *node_next;
+  size_t nodes, node_capacity;
+  uint32_t *big; /* ids of boxes covering more than COL__GRID_BIG cells */
+  size_t big_count, big_capacity;
+  size_t cell_capacity;
+} col__box_grid;
+
+/* Lays the grid over [x0, x1] x [y0, y1] with square cells of side `cell` (grown so that there
+ * are at most `max_cells`), empty. Reuses the grid's memory. */
+col_status col__grid_reset(col__box_grid *g, float x0, float y0, float x1, float y1, float cell,
+                           size_t max_cells);
+
+col_status col__grid_insert(col__box_grid *g, uint32_t id, float x0, float y0, float x1, float y1);
+
+/* Appends the ids stored in the cells the box covers, and the big ones, to *ids (growing it;
+ * *count and *capacity follow). */
+col_status col__grid_query(const col__box_grid *g, float x0, float y0, float x1, float y1,
+                           uint32_t **ids, size_t *count, size_t *capacity);
+
+void col__grid_free(col__box_grid *g);
+
+#endif
