@@ -227,14 +227,16 @@ $(DEPS_STAMP): scripts/install-deps.sh
 	@touch $@
 deps: $(DEPS_STAMP)
 
-# The unit suite, once per backend: every supported one, or only $(COLLIDE_BACKEND).
+# The unit suite, once per backend: every supported one, or only $(COLLIDE_BACKEND). Each run
+# has TEST_LIMIT seconds (it takes seconds; see scripts/run-tests.sh for why there is a limit).
+TEST_LIMIT ?= 300
 check: $(TESTBIN)
 	@set -e; \
 	if [ -n "$$COLLIDE_BACKEND" ]; then backends="$$COLLIDE_BACKEND"; \
 	else backends=$$($(TESTBIN) --list-backends); fi; \
 	for b in $$backends; do \
 	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b"; \
-	  COLLIDE_BACKEND=$$b $(TESTBIN) $(TEST_ARGS); \
+	  COLLIDE_BACKEND=$$b bash scripts/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
 	done
 	@$(MAKE) --no-print-directory peer-check O=$(O)
 	@$(MAKE) --no-print-directory check-env O=$(O)
@@ -265,7 +267,7 @@ replay: $(REPLAYS)
 peer-check: $(PEER_TESTBIN)
 	@echo "== $(PEER_TESTBIN) (engines: $(or $(strip $(PEER_DEFS:-DCOL_PEER_%=%)),none))"
 	@if [ -n "$(strip $(PEER_ABSENT))" ]; then echo "peer-check: not installed, not tested: $(PEER_ABSENT)"; fi
-	@$(PEER_TESTBIN) $(TEST_ARGS)
+	@bash scripts/run-tests.sh $(TEST_LIMIT) $(PEER_TESTBIN) $(TEST_ARGS)
 
 # A forced backend that does not exist must fail loudly, not fall back.
 check-env: $(TESTBIN)

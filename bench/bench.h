@@ -20,7 +20,7 @@ typedef struct bench_suite {
   int64_t boxprune[4];      /* sizes of the published box-pruning scenes */
   int64_t sim_counts[12];   /* simulation sizes */
   int64_t quadratic_max;    /* brute-force pairs and the naive simulation loops stop here */
-  int64_t peer_max;         /* the peer engines stop here (box pruning included) */
+  int64_t peer_max;         /* the peer engines stop here (box pruning: its sizes whole) */
   bool reference_sizes;     /* add the sizes the report's comparisons name (10,000; 8,192) */
   bool emulated;            /* also time the SIMDe-emulated backends */
   double min_time;          /* seconds per benchmark */
