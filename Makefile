@@ -18,8 +18,10 @@ PYTHON ?= /usr/bin/python3
 
 # Not negotiable: bit-exact SIMD needs IEEE semantics without contraction (DESIGN.md 3).
 # Fast-math flags in CFLAGS (fast-math, or the O-level that implies it) are refused below.
-# -fPIC: the static library can be linked into a user's shared library.
-REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math -fPIC -Icore/include -Icore/src
+# -fPIC: the static library can be linked into a user's shared library; without
+# -fno-semantic-interposition gcc would stop inlining the library's own exported functions.
+PIC_FLAGS ?= -fPIC -fno-semantic-interposition
+REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/include -Icore/src
 # The scalar reference must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 2).
 SCALAR_FLAGS := -fno-tree-vectorize
 SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer \
@@ -364,13 +366,18 @@ install-check:
 	@echo "install-check: example built with pkg-config against make install's copy, and the"\
 	  "whole static library linked into a shared one: ok"
 
+# Nothing may be mounted under build/ (scripts/check-bare-debian.sh mounts /proc, /sys and /dev
+# in its root while it runs); rm never crosses into another file system anyway.
+NOT_MOUNTED = @! grep -q ' $(CURDIR)/build/' /proc/mounts 2>/dev/null || \
+  { echo "clean: file systems are mounted under build/ (a bare-Debian check running?)"; exit 1; }
 clean:
-	rm -rf build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl \
+	$(NOT_MOUNTED)
+	rm -rf --one-file-system build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl \
 	  build/install-check build/compare-0 build/compare-1 $(O)
 
 # Also what fuzzing and benchmarking left: crashes, new corpus entries, quick and filtered runs.
 distclean: clean
-	rm -rf build fuzz/artifacts fuzz/corpus-local results/*/partial
+	rm -rf --one-file-system build fuzz/artifacts fuzz/corpus-local results/*/partial
 
 -include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/bench/*.d \
   $(O)/obj/bench/peers/*.d)

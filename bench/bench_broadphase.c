@@ -91,20 +91,20 @@ static void run(gb_state *st, void *user) {
   col_pairs_free(&pairs);
 }
 
-static const char *const algorithm_name[] = {"brute", "sap", "grid", "tree", "quadtree"};
-
 static void add(col_broadphase algorithm, const char *backend, int which) {
   /* Static storage: the registration keeps a pointer for the whole run. */
-  static bp_case cases[SCENES * (3 * BENCH_MAX_BACKENDS + 4)];
+  static bp_case cases[SCENES * (8 * BENCH_MAX_BACKENDS + 16)];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   bp_case *c = &cases[used++];
   *c = (bp_case){algorithm, backend, which};
   char name[128];
+  col_broadphase_info info = {"?", algorithm, false, true, true};
+  col_broadphase_at((size_t)algorithm, &info);
   snprintf(name, sizeof name, "broadphase/%s/%s/%s",
            algorithm == INCREMENTAL       ? "tree-incremental"
            : algorithm == INCREMENTAL_SAP ? "sap-incremental"
-                                          : algorithm_name[algorithm],
+                                          : info.name,
            backend, bench_scene_name[which]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
@@ -130,18 +130,27 @@ static bool is_native_simd_or_scalar(const char *name) {
 
 void bench_register_broadphase(void);
 void bench_register_broadphase(void) {
+  /* Every registered algorithm: those that run the backend's kernels on each native backend,
+   * the others once (as "scalar"); brute force not on the moving scene (per frame it says
+   * nothing new); then the two kept (incremental) forms on the moving scene. */
   const char *names[BENCH_MAX_BACKENDS];
   const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
   for (int which = 0; which < SCENES; which++) {
-    for (size_t k = 0; k < nb; k++)
-      if (is_native_simd_or_scalar(names[k])) {
-        if (which != MOVING) add(COL_BROADPHASE_BRUTE, names[k], which);
-        add(COL_BROADPHASE_SAP, names[k], which);
-        if (which == MOVING) add(INCREMENTAL_SAP, names[k], which);
+    for (size_t a = 0; a < col_broadphase_count(); a++) {
+      col_broadphase_info info;
+      if (!col_broadphase_at(a, &info)) continue;
+      if (which == MOVING && info.algorithm == COL_BROADPHASE_BRUTE) continue;
+      if (!info.uses_backend) {
+        add(info.algorithm, "scalar", which);
+        continue;
       }
-    add(COL_BROADPHASE_GRID, "scalar", which);
-    add(COL_BROADPHASE_TREE, "scalar", which);
-    add(COL_BROADPHASE_QUADTREE, "scalar", which);
-    if (which == MOVING) add(INCREMENTAL, "scalar", which);
+      for (size_t k = 0; k < nb; k++)
+        if (is_native_simd_or_scalar(names[k])) add(info.algorithm, names[k], which);
+    }
+    if (which == MOVING) {
+      for (size_t k = 0; k < nb; k++)
+        if (is_native_simd_or_scalar(names[k])) add(INCREMENTAL_SAP, names[k], which);
+      add(INCREMENTAL, "scalar", which);
+    }
   }
 }

@@ -7,8 +7,9 @@
  *   frame per iteration of the bouncing balls (radii 2-6, speeds up to 1 per frame, about 8%
  *   of the box covered) and of the platformer world (a quarter static platforms 30 x 4, the
  *   rest 8 x 8 boxes falling under gravity 0.3, on a floor), naive ("naive", the seeds' loop;
- *   scalar only: it uses no backend) or broadphase-backed ("sap", "grid", "tree", "brute":
- *   the algorithm's candidates, on each native backend). Items are objects; counters give the
+ *   scalar only: it uses no backend) or broadphase-backed (every registered algorithm's
+ *   candidates: on each native backend when the algorithm runs the backend's kernels, else
+ *   once, as "scalar"). Items are objects; counters give the
  *   narrow-phase tests and contacts per frame and the objects that turned wild. The naive loop
  *   and the brute-force broadphase (both quadratic) stop at the suite's quadratic_max.
  * - circlestat/boundary/scalar/ulps16/E: not a timing; its counters measure how often the seed's
@@ -218,26 +219,16 @@ static void run_sim(gb_state *st, const char *backend, const sim_case *c) {
   gb_counter(st, "kcycles_per_frame", (double)ticks / frames / 1024.0, GB_PLAIN);
 }
 
-static const sim_case sim_cases[] = {
-    {false, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE},
-    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_BRUTE},
-    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_SAP},
-    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_GRID},
-    {false, COL_SIM_BROADPHASE, COL_BROADPHASE_TREE},
-    {true, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE},
-    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_BRUTE},
-    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_SAP},
-    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_GRID},
-    {true, COL_SIM_BROADPHASE, COL_BROADPHASE_TREE},
-};
-static const char *const pairing_names[] = {"naive", "brute", "sap", "grid", "tree"};
+/* The cases: per simulation the naive loop and every registered broadphase algorithm. */
+enum { MAX_SIM_CASES = 2 * 33 };
+static sim_case sim_cases[MAX_SIM_CASES];
 
 typedef struct sim_registration {
   const sim_case *c;
   const char *backend;
 } sim_registration;
 
-static sim_registration registrations[sizeof sim_cases / sizeof sim_cases[0] * BENCH_MAX_BACKENDS];
+static sim_registration registrations[MAX_SIM_CASES * BENCH_MAX_BACKENDS];
 
 static void sim_fn(gb_state *st, void *user) {
   const sim_registration *r = user;
@@ -254,19 +245,32 @@ void bench_register_dynamics(void) {
   for (int e = 0; e <= 24; e += 4) gb_arg(b, e);
   gb_iterations(b, 1);
 
+  size_t cases = 0;
+  for (int world = 0; world < 2; world++) {
+    sim_cases[cases++] = (sim_case){world != 0, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE};
+    for (size_t a = 0; a < col_broadphase_count() && cases < MAX_SIM_CASES; a++) {
+      col_broadphase_info info;
+      if (col_broadphase_at(a, &info))
+        sim_cases[cases++] = (sim_case){world != 0, COL_SIM_BROADPHASE, info.algorithm};
+    }
+  }
+  /* The naive loop uses no backend (scalar only); an algorithm that runs the backend's kernels
+   * on every native backend, the others once (scalar). */
   const char *names[BENCH_MAX_BACKENDS];
   const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
   size_t used = 0;
-  for (size_t c = 0; c < sizeof sim_cases / sizeof sim_cases[0]; c++)
+  for (size_t c = 0; c < cases; c++)
     for (size_t k = 0; k < nb; k++) {
       const bool naive = sim_cases[c].pairing == COL_SIM_NAIVE;
+      col_broadphase_info info = {"?", sim_cases[c].algorithm, false, true, true};
+      col_broadphase_at((size_t)sim_cases[c].algorithm, &info);
       const bool native = strstr(names[k], "-emu") == NULL && strcmp(names[k], "autovec") != 0;
-      if ((naive && strcmp(names[k], "scalar") != 0) || !native) continue;
+      const bool per_backend = !naive && info.uses_backend;
+      if ((!per_backend && strcmp(names[k], "scalar") != 0) || !native) continue;
       registrations[used] = (sim_registration){&sim_cases[c], names[k]};
-      const char *pairing = pairing_names[naive ? 0 : 1 + (int)sim_cases[c].algorithm];
       char name[160];
       snprintf(name, sizeof name, "sim/%s-%s/%s/%s", sim_cases[c].world ? "world" : "balls",
-               pairing, names[k], sim_cases[c].world ? "platforms" : "uniform");
+               naive ? "naive" : info.name, names[k], sim_cases[c].world ? "platforms" : "uniform");
       gb_benchmark *g = gb_register(name, sim_fn, &registrations[used++]);
       const bool quadratic = naive || sim_cases[c].algorithm == COL_BROADPHASE_BRUTE;
       for (const int64_t *s = bench_active_suite->sim_counts; *s != 0; s++)

@@ -201,6 +201,20 @@ int main(int argc, char **argv) {
   gb_add_context("collide_compiler", COLLIDE_BENCH_CC);
   gb_add_context("collide_cflags", COLLIDE_BENCH_CFLAGS);
   gb_add_context("collide_git_revision", COLLIDE_BENCH_GIT_REV);
+  /* The CPU model: machines of one name can change model between runs. */
+  char model[160] = "unknown";
+  FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
+  if (cpuinfo != NULL) {
+    char line[256];
+    while (fgets(line, sizeof line, cpuinfo) != NULL)
+      if (strncmp(line, "model name", 10) == 0 && strchr(line, ':') != NULL) {
+        snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+        model[strcspn(model, "\n")] = '\0';
+        break;
+      }
+    fclose(cpuinfo);
+  }
+  gb_add_context("collide_cpu_model", model);
   const char *machine = getenv("COLLIDE_MACHINE");
   gb_add_context("collide_machine", machine != NULL ? machine : "unnamed");
   /* The suite's minimum time per benchmark, unless the command line sets one. */

@@ -33,6 +33,7 @@ struct Progress {
   Clock::time_point instance_start = Clock::now();
   long total = 0;       // instances to run (COLLIDE_BENCH_TOTAL), 0 when unknown
   long started = 0;     // instances started so far
+  bool console = false; // progress lines on (the console format: not with JSON on stdout)
   bool announce = true; // the next call of a benchmark function begins a new instance
   double budget = 0;    // seconds, 0 for none
   std::string label;    // what the budget is for (the suite)
@@ -156,7 +157,7 @@ gb_benchmark *gb_register(const char *name, gb_fn fn, void *user) {
   Registration *r = &registrations.emplace_back();
   r->name = name;
   r->benchmark = benchmark::RegisterBenchmark(name, [fn, user, r](benchmark::State &state) {
-    if (progress.announce) announce(*r, state);
+    if (progress.console && progress.announce) announce(*r, state);
     gb_state s{&state};
     fn(&s, user);
   });
@@ -234,7 +235,8 @@ int gb_main(int *argc, char **argv) {
   progress.total = total != nullptr ? std::strtol(total, nullptr, 10) : 0;
   progress.start = Clock::now();
   size_t ran;
-  if (console_format(*argc, argv)) {
+  progress.console = console_format(*argc, argv);
+  if (progress.console) {
     ProgressReporter reporter;
     ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   } else {

@@ -12,11 +12,6 @@
 
 const char fz_target[] = "broadphase";
 
-static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
-                                            COL_BROADPHASE_QUADTREE};
-static const char *const names_of[] = {"brute", "sap", "grid", "tree", "quadtree"};
-
 static bool same(const col_pairs *x, const col_pairs *y) {
   return x->count == y->count &&
          (x->count == 0 || memcmp(x->data, y->data, x->count * sizeof(col_pair)) == 0);
@@ -64,12 +59,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     col_pairs_sort(&want);
     for (size_t b = 0; b < nb; b++) {
       fz_select(names[b]);
-      for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
+      for (size_t a = 0; a < col_broadphase_count(); a++) {
+        col_broadphase_info info;
+        if (!col_broadphase_at(a, &info)) abort();
+        if ((dims == 2 && !info.two_d) || (dims == 3 && !info.three_d)) continue;
         col_pairs got = {0};
-        if (col_broadphase_pairs(algorithms[a], &boxes, touch, &got, NULL) != COL_OK) abort();
+        if (col_broadphase_pairs(info.algorithm, &boxes, touch, &got, NULL) != COL_OK) abort();
         col_pairs_sort(&got);
         if (!same(&got, &want)) {
-          fprintf(stderr, "fuzz broadphase: %s on %s, touch rule %d, %uD, %zu boxes\n", names_of[a],
+          fprintf(stderr, "fuzz broadphase: %s on %s, touch rule %d, %uD, %zu boxes\n", info.name,
                   names[b], touch, dims, n);
           for (size_t i = 0; i < n && i < 200; i++) {
             char label[48];
@@ -79,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           }
           print_pairs("brute/scalar", &want);
           char label[48];
-          snprintf(label, sizeof label, "%s/%s  <- DIFFERS", names_of[a], names[b]);
+          snprintf(label, sizeof label, "%s/%s  <- DIFFERS", info.name, names[b]);
           print_pairs(label, &got);
           fz_fail();
         }

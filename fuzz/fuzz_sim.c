@@ -15,10 +15,20 @@
 
 const char fz_target[] = "sim";
 
-static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
-                                            COL_BROADPHASE_QUADTREE};
-enum { NALG = sizeof algorithms / sizeof algorithms[0] };
+/* The registered algorithms (col_broadphase_at), and which of them run the backend's kernels. */
+enum { MAX_ALG = 32 };
+static col_broadphase algorithms[MAX_ALG], backend_algorithms[MAX_ALG];
+static size_t NALG, NBACKEND_ALG;
+
+static void list_algorithms(void) {
+  if (NALG > 0) return;
+  col_broadphase_info info;
+  for (size_t i = 0; i < col_broadphase_count() && i < MAX_ALG; i++)
+    if (col_broadphase_at(i, &info)) {
+      algorithms[NALG++] = info.algorithm;
+      if (info.uses_backend) backend_algorithms[NBACKEND_ALG++] = info.algorithm;
+    }
+}
 
 static float unit(uint64_t *state) { return (float)(fz_splitmix(state) >> 40) * 0x1p-24f; }
 
@@ -28,10 +38,12 @@ static float next(fz_reader *r, uint64_t *seed, float lo, float hi) {
 
 static _Noreturn void differ(const char *what, const char *backend, col_broadphase alg, int frame,
                              size_t n) {
+  col_broadphase_info info = {"?", alg, false, false, false};
+  col_broadphase_at((size_t)alg, &info);
   fprintf(stderr,
-          "fuzz sim: %s, %zu objects, frame %d: the broadphase step (algorithm %d, "
+          "fuzz sim: %s, %zu objects, frame %d: the broadphase step (algorithm %s, "
           "backend %s) differs from the naive loop\n",
-          what, n, frame, (int)alg, backend);
+          what, n, frame, info.name, backend);
   fz_fail();
 }
 
@@ -46,10 +58,10 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
   }
   const char *names[FZ_MAX_BACKENDS];
   const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
-  /* Every algorithm on scalar, then brute force and sweep and prune (the algorithms that run
-   * the backend's kernels) on one other backend, picked by the input. */
+  /* Every algorithm on scalar, then the algorithms that run the backend's kernels on one other
+   * backend, picked by the input. */
   const char *other = names[nb > 1 ? 1 + backend_pick % (nb - 1) : 0];
-  const size_t runs = NALG + 2;
+  const size_t runs = NALG + NBACKEND_ALG;
   col_balls *bp = calloc(runs, sizeof *bp);
   for (size_t k = 0; k < runs; k++) {
     if (col_balls_create(n, ref.width, ref.height, &bp[k]) != COL_OK) abort();
@@ -62,7 +74,7 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     if (col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL) != COL_OK) abort();
     for (size_t k = 0; k < runs; k++) {
       const char *backend = k < NALG ? names[0] : other;
-      const col_broadphase alg = k < NALG ? algorithms[k] : algorithms[k - NALG];
+      const col_broadphase alg = k < NALG ? algorithms[k] : backend_algorithms[k - NALG];
       fz_select(backend);
       if (col_balls_step(&bp[k], COL_SIM_BROADPHASE, alg, NULL) != COL_OK) abort();
       const size_t bytes = n * sizeof(float);
@@ -86,7 +98,7 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     ref.velocity[i] = (col_vec2){next(r, &seed, -speed, speed), next(r, &seed, -speed, speed)};
     ref.weight[i] = i % 3 == 0 ? 0.0f : 1.0f;
   }
-  col_world bp[NALG];
+  col_world bp[MAX_ALG];
   for (size_t k = 0; k < NALG; k++) {
     if (col_world_create(n, ref.gravity, &bp[k]) != COL_OK) abort();
     memcpy(bp[k].box, ref.box, n * sizeof *ref.box);
@@ -107,6 +119,7 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  list_algorithms();
   fz_reader r = {data, size};
   const uint8_t kind = fz_u8(&r);
   const size_t n = 1 + fz_u8(&r) % 96;

@@ -35,16 +35,30 @@ trap 'echo "check-bare-debian: interrupted" >&2; exit 130' INT TERM
 
 if [ ! -f "$base" ]; then
   echo "check-bare-debian: debootstrap bookworm (minbase + build-essential git python3) from $mirror"
-  rm -rf "$work/base"
+  rm -rf --one-file-system "$work/base"
   debootstrap --variant=minbase --include=build-essential,git,python3,ca-certificates \
     bookworm "$work/base" "$mirror" >"$work/debootstrap.log" 2>&1 ||
     { tail -n 20 "$work/debootstrap.log"; exit 1; }
   tar -C "$work/base" -cf "$base.tmp" . && mv "$base.tmp" "$base"
-  rm -rf "$work/base"
+  rm -rf --one-file-system "$work/base"
 fi
 
+# A run killed before its cleanup may have left /proc, /sys and /dev mounted in the old root:
+# unmount them first, and never let rm cross into a mounted file system (that would be the
+# host's /dev).
+unmount_leftovers() {
+  local m
+  for m in $(awk -v r="$root/" 'index($2, r) == 1 {print $2}' /proc/mounts | sort -r); do
+    umount -l "$m" 2>/dev/null || true
+  done
+  if awk -v r="$root/" 'index($2, r) == 1 {found = 1} END {exit !found}' /proc/mounts; then
+    echo "check-bare-debian: file systems still mounted under $root; not removing it" >&2
+    exit 1
+  fi
+}
+unmount_leftovers
 echo "check-bare-debian: fresh root in $root"
-rm -rf "$root"
+rm -rf --one-file-system "$root"
 mkdir -p "$root"
 tar -C "$root" -xf "$base"
 cp /etc/resolv.conf "$root/etc/resolv.conf"

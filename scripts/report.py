@@ -201,7 +201,7 @@ def report_run(path, data, out_dir, rel):
     machine = ctx.get("collide_machine", os.path.basename(os.path.dirname(path)))
     table = table_of(data)
     present = {b for rows in table.values() for b in rows}
-    order = backend_order(ctx, present)
+    order = backend_order(ctx, present - {""})  # "": the peer engines' rows
     lines = []
     caches = ", ".join(
         f"L{c['level']} {c['type'].lower()} {c['size'] // 1024} KiB"
@@ -213,10 +213,11 @@ def report_run(path, data, out_dir, rel):
         "",
         f"- Results file: `{os.path.relpath(path, rel)}` (suite `{ctx.get('collide_suite', '?')}`)",
         f"- Date: {ctx.get('date', '?')}; git revision `{ctx.get('collide_git_revision', '?')}`",
-        f"- CPU: {ctx.get('num_cpus', '?')} logical CPUs at {ctx.get('mhz_per_cpu', '?')} MHz; {caches}",
+        f"- CPU: {ctx.get('collide_cpu_model', 'model not recorded')}, {ctx.get('num_cpus', '?')} logical "
+        f"CPUs at {ctx.get('mhz_per_cpu', '?')} MHz" + (f"; {caches}" if caches else ""),
         f"- TSC: {ctx.get('collide_tsc_ghz', '?')} GHz (cycles below are TSC cycles, not core cycles)",
         f"- Compiler: {ctx.get('collide_compiler', '?')}; CFLAGS `{ctx.get('collide_cflags', '?')}` "
-        "plus `-std=c11 -ffp-contract=off` (scalar: `-fno-tree-vectorize`; autovec: "
+        "plus `-std=c11 -ffp-contract=off -fPIC -fno-semantic-interposition` (scalar: `-fno-tree-vectorize`; autovec: "
         "`-O3 -march=x86-64-v3`)",
         f"- Backends: {', '.join(order)} (default here: `{ctx.get('collide_default_backend', '?')}`)",
         f"- Google Benchmark library build: {ctx.get('library_build_type', '?')} (Debian's "

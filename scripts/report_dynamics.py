@@ -4,9 +4,15 @@ frame, naive loop against broadphase-backed steps, with the object count where t
 starts to pay."""
 import os
 
-from report_util import finish_loglog, fmt, plt
+from report_util import finish_loglog, fmt, plt, series_style
 
-ALGORITHMS = ("brute", "sap", "grid", "tree")
+
+def _algorithms(table, kind, scene):
+    """The broadphase algorithms the run has simulation rows for (the benchmark walks the
+    library's registry; nothing is listed here)."""
+    found = {v[len(kind) + 1:] for (f, v, sc) in table if f == "sim" and sc == scene and v.startswith(kind + "-")}
+    return sorted(found - {"naive"})
+
 SIMS = (("balls", "uniform", "bouncing balls"), ("world", "platforms", "platformer world"))
 
 
@@ -29,8 +35,9 @@ def _boundary(table):
 
 def _sim(table, out_dir, rel, machine, kind, scene, title):
     naive = table.get(("sim", f"{kind}-naive", scene), {}).get("scalar", {})
+    algorithms = _algorithms(table, kind, scene)
     series = {}  # label -> {N: kcycles}
-    for alg in ALGORITHMS:
+    for alg in algorithms:
         for backend, by_n in table.get(("sim", f"{kind}-{alg}", scene), {}).items():
             series[f"{alg}/{backend}"] = {n: b["kcycles_per_frame"] for n, b in by_n.items()}
     if not naive and not series:
@@ -44,13 +51,13 @@ def _sim(table, out_dir, rel, machine, kind, scene, title):
              "(scalar), each broadphase column its best native backend; speedup = naive ÷ best "
              "broadphase; wild = objects per frame that moved past their margin (all their pairs "
              "tested).", "",
-             "| N | naive | " + " | ".join(ALGORITHMS) + " | speedup | tests/frame naive → best | wild/frame |",
-             "|---" * (len(ALGORITHMS) + 5) + "|"]
+             "| N | naive | " + " | ".join(algorithms) + " | speedup | tests/frame naive → best | wild/frame |",
+             "|---" * (len(algorithms) + 5) + "|"]
     crossover, speedups = None, []
     for n in sizes:
         nv = naive.get(n)
         cells, best = [], None
-        for alg in ALGORITHMS:
+        for alg in algorithms:
             options = [(s[n], label) for label, s in series.items() if label.startswith(alg + "/") and n in s]
             if options:
                 value, label = min(options)
@@ -84,7 +91,7 @@ def _sim(table, out_dir, rel, machine, kind, scene, title):
         xs = sorted(naive)
         ax.plot(xs, [naive[x]["kcycles_per_frame"] for x in xs], "-", marker="o", markersize=3,
                 linewidth=2.4, label="naive (scalar)")
-    for alg in ALGORITHMS:
+    for alg in algorithms:
         best = {}
         for label, s in series.items():
             if label.startswith(alg + "/"):
@@ -92,7 +99,8 @@ def _sim(table, out_dir, rel, machine, kind, scene, title):
                     best[n] = min(best.get(n, v), v)
         if best:
             xs = sorted(best)
-            ax.plot(xs, [best[x] for x in xs], "--", marker="o", markersize=3, label=f"{alg} (best backend)")
+            ax.plot(xs, [best[x] for x in xs], markersize=4, label=f"{alg} (best backend)",
+                    **series_style(algorithms.index(alg) + 1))
     plot = finish_loglog(fig, ax, os.path.join(out_dir, f"sim-{kind}"), "N (objects)",
                          "K TSC cycles per frame", f"{title}: per frame — {machine}")
     return lines + [f"![{kind}]({os.path.relpath(plot, rel)}.svg)", ""]

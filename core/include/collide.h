@@ -281,6 +281,22 @@ typedef enum col_broadphase {
                                   ancestors' boxes */
 } col_broadphase;
 
+/* The registry of broadphase algorithms, for harnesses that run every one (tests, fuzzers,
+ * benchmarks): col_broadphase_count() of them, the i-th by col_broadphase_at (false, writing
+ * nothing, when i is out of range or out is NULL). `algorithm` is the value to pass to
+ * col_broadphase_pairs; `uses_backend`: its inner loop runs on the active backend (so it is
+ * worth timing per backend); `two_d` / `three_d`: the box sets it takes (col_broadphase_pairs
+ * returns COL_ERR_SIZE for the others). */
+typedef struct col_broadphase_info {
+  const char *name; /* "brute", "sap", "grid", "tree", "quadtree" */
+  col_broadphase algorithm;
+  bool uses_backend;
+  bool two_d, three_d;
+} col_broadphase_info;
+
+size_t col_broadphase_count(void);
+bool col_broadphase_at(size_t i, col_broadphase_info *out);
+
 /* What a broadphase run did: box-pair tests performed, pairs found, and the peak bytes of
  * working memory it held at once (sort keys, copies, grid cells, tree nodes...; the pair list
  * itself not included). */

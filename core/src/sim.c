@@ -45,7 +45,7 @@ struct col__sim_scratch *col__sim_scratch_new(size_t count) {
 
 bool col__sim_args_ok(col_sim_pairs pairing, col_broadphase algorithm) {
   return (pairing == COL_SIM_NAIVE || pairing == COL_SIM_BROADPHASE) &&
-         (unsigned)algorithm <= (unsigned)COL_BROADPHASE_QUADTREE;
+         (size_t)(unsigned)algorithm < col_broadphase_count();
 }
 
 /* Candidate pairs of the boxes in s->box as ascending neighbour lists: row k is

@@ -34,6 +34,13 @@ void guard_free(void *p, size_t bytes);
 static inline float *guard_floats(size_t n) { return (float *)guard_alloc(n * sizeof(float)); }
 
 /* splitmix64: the deterministic generator used by every randomized test. */
+/* Row i of the broadphase registry (every test walks it: no list of algorithms here). */
+static inline col_broadphase_info algorithm_at(size_t i) {
+  col_broadphase_info info = {0};
+  col_broadphase_at(i, &info);
+  return info;
+}
+
 static inline uint64_t splitmix64(uint64_t *state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15u);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;

@@ -7,10 +7,7 @@
 
 #include <stdlib.h>
 
-static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
-                                            COL_BROADPHASE_QUADTREE};
-static const char *const algorithm_names[] = {"brute", "sap", "grid", "tree", "quadtree"};
+#include <string.h>
 
 typedef struct box_set {
   float *v[6]; /* min x, y, z, max x, y, z */
@@ -56,20 +53,23 @@ static void expect_all_agree(const box_set *s, col_touch touch, const char *scen
         }
         want.data[want.count++] = (col_pair){(uint32_t)i, (uint32_t)j};
       }
-  for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
+  for (size_t a = 0; a < col_broadphase_count(); a++) {
+    const col_broadphase_info info = algorithm_at(a);
+    const char *name = info.name;
+    if ((s->boxes.dims == 2 && !info.two_d) || (s->boxes.dims == 3 && !info.three_d)) continue;
     col_pairs got = {0};
     col_broadphase_stats stats = {0, 0, 0};
-    cr_assert_eq(col_broadphase_pairs(algorithms[a], &s->boxes, touch, &got, &stats), COL_OK);
+    cr_assert_eq(col_broadphase_pairs(info.algorithm, &s->boxes, touch, &got, &stats), COL_OK);
     col_pairs_sort(&got);
-    cr_expect_eq(got.count, want.count, "%s %s %uD touch %d n=%zu: %zu pairs, want %zu",
-                 algorithm_names[a], scene, s->boxes.dims, touch, s->n, got.count, want.count);
-    cr_expect_eq(stats.pairs, got.count, "%s stats.pairs", algorithm_names[a]);
+    cr_expect_eq(got.count, want.count, "%s %s %uD touch %d n=%zu: %zu pairs, want %zu", name,
+                 scene, s->boxes.dims, touch, s->n, got.count, want.count);
+    cr_expect_eq(stats.pairs, got.count, "%s stats.pairs", name);
     const size_t all = s->n * (s->n ? s->n - 1 : 0) / 2;
-    if (algorithms[a] == COL_BROADPHASE_BRUTE) cr_expect_eq(stats.tests, all);
+    if (info.algorithm == COL_BROADPHASE_BRUTE) cr_expect_eq(stats.tests, all);
     for (size_t k = 0; k < got.count && k < want.count; k++) {
       cr_expect(got.data[k].a == want.data[k].a && got.data[k].b == want.data[k].b,
-                "%s %s: pair %zu is (%u, %u), want (%u, %u)", algorithm_names[a], scene, k,
-                got.data[k].a, got.data[k].b, want.data[k].a, want.data[k].b);
+                "%s %s: pair %zu is (%u, %u), want (%u, %u)", name, scene, k, got.data[k].a,
+                got.data[k].b, want.data[k].a, want.data[k].b);
       if (got.data[k].a != want.data[k].a || got.data[k].b != want.data[k].b) break;
     }
     col_pairs_free(&got);
@@ -340,5 +340,32 @@ Test(broadphase, bipartite_equals_all_against_all) {
   cr_assert_eq(col_broadphase_bipartite(&two, &two, (col_touch)3, &out, NULL), COL_ERR_ARGUMENT);
   cr_assert_eq(col_broadphase_bipartite(&two, &two, COL_TOUCH_OVERLAPS, &out, NULL), COL_OK);
   cr_assert_eq(out.count, 1, "a point box touches itself under the closed rule");
+  col_pairs_free(&out);
+}
+
+/* The registry that every harness walks: row i is algorithm i (the dispatch relies on it), names
+ * unique and non-empty, every algorithm in 2D and 3D here, out of range refused. */
+Test(broadphase, registry) {
+  const size_t n = col_broadphase_count();
+  cr_assert_geq(n, 5u);
+  for (size_t i = 0; i < n; i++) {
+    col_broadphase_info info;
+    cr_assert(col_broadphase_at(i, &info));
+    cr_expect_eq((size_t)info.algorithm, i, "row %zu holds algorithm %d", i, (int)info.algorithm);
+    cr_expect(info.name != NULL && info.name[0] != '\0');
+    cr_expect(info.two_d && info.three_d, "%s", info.name);
+    for (size_t j = 0; j < i; j++) cr_expect_str_neq(info.name, algorithm_at(j).name);
+  }
+  col_broadphase_info untouched = {"untouched", COL_BROADPHASE_SAP, false, false, false};
+  cr_expect(!col_broadphase_at(n, &untouched));
+  cr_expect_str_eq(untouched.name, "untouched");
+  cr_expect(!col_broadphase_at(0, NULL));
+  col_pairs out = {0};
+  const float v[2] = {0, 1};
+  const col_boxes one = {2, {v, v, NULL}, {v, v, NULL}, 1};
+  cr_expect_eq(col_broadphase_pairs((col_broadphase)n, &one, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_ARGUMENT);
+  cr_expect_eq(col_broadphase_pairs((col_broadphase)-1, &one, COL_TOUCH_OVERLAPS, &out, NULL),
+               COL_ERR_ARGUMENT);
   col_pairs_free(&out);
 }

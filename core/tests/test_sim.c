@@ -4,10 +4,10 @@
  * fast enough to force the fallback; error codes. */
 #include "helpers.h"
 
-static const col_broadphase algorithms[] = {COL_BROADPHASE_BRUTE, COL_BROADPHASE_SAP,
-                                            COL_BROADPHASE_GRID, COL_BROADPHASE_TREE,
-                                            COL_BROADPHASE_QUADTREE};
-#define NALG (sizeof algorithms / sizeof algorithms[0])
+/* Every registered broadphase algorithm (at most MAX_ALG of them in these tests). */
+#define MAX_ALG 16
+#define NALG    col_broadphase_count()
+#define ALG(a)  algorithm_at(a).algorithm
 
 Test(sim, two_balls_meet_head_on) {
   for (int pairing = 0; pairing < 2; pairing++) {
@@ -64,7 +64,7 @@ Test(sim, balls_broadphase_steps_equal_the_naive_loop) {
   for (int scene = 0; scene < 6; scene++) {
     const size_t n = 40 + 50 * (size_t)scene;
     const float speed = scene % 3 == 2 ? 12.0f : 1.5f; /* fast scenes force fallbacks */
-    col_balls ref, bp[NALG];
+    col_balls ref, bp[MAX_ALG];
     cr_assert_eq(col_balls_create(n, 300, 200, &ref), COL_OK);
     random_balls(&ref, &rng, speed);
     for (size_t a = 0; a < NALG; a++) {
@@ -78,7 +78,7 @@ Test(sim, balls_broadphase_steps_equal_the_naive_loop) {
       if (speed < 2) naive_tests += sn.tests; /* savings are judged on the slow scenes */
       for (size_t a = 0; a < NALG; a++) {
         col_sim_stats sb = {0, 0, 0};
-        cr_assert_eq(col_balls_step(&bp[a], COL_SIM_BROADPHASE, algorithms[a], &sb), COL_OK);
+        cr_assert_eq(col_balls_step(&bp[a], COL_SIM_BROADPHASE, ALG(a), &sb), COL_OK);
         cr_assert(same_floats(ref.x, bp[a].x, n) && same_floats(ref.y, bp[a].y, n) &&
                       same_floats(ref.vx, bp[a].vx, n) && same_floats(ref.vy, bp[a].vy, n),
                   "scene %d frame %d algorithm %zu: trajectories differ", scene, frame, a);
@@ -143,7 +143,7 @@ Test(sim, world_broadphase_steps_equal_the_naive_loop) {
   for (int scene = 0; scene < 6; scene++) {
     const size_t n = 30 + 40 * (size_t)scene;
     const float speed = scene % 3 == 2 ? 40.0f : 4.0f;
-    col_world ref, bp[NALG];
+    col_world ref, bp[MAX_ALG];
     cr_assert_eq(col_world_create(n, (col_vec2){0, 0.5f}, &ref), COL_OK);
     random_world(&ref, &rng, speed);
     if (scene % 3 == 1) /* a pile: small boxes overlapping deeply, resolved many times over */
@@ -162,7 +162,7 @@ Test(sim, world_broadphase_steps_equal_the_naive_loop) {
       cr_assert_eq(col_world_step(&ref, 0.25f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
       for (size_t a = 0; a < NALG; a++) {
         col_sim_stats sb = {0, 0, 0};
-        cr_assert_eq(col_world_step(&bp[a], 0.25f, COL_SIM_BROADPHASE, algorithms[a], &sb), COL_OK);
+        cr_assert_eq(col_world_step(&bp[a], 0.25f, COL_SIM_BROADPHASE, ALG(a), &sb), COL_OK);
         cr_assert(memcmp(ref.box, bp[a].box, n * sizeof *ref.box) == 0 &&
                       memcmp(ref.velocity, bp[a].velocity, n * sizeof *ref.velocity) == 0,
                   "scene %d frame %d algorithm %zu: worlds differ", scene, frame, a);
@@ -190,7 +190,7 @@ Test(sim, a_wild_entity_lands_on_one_that_was_no_candidate) {
     }
     cr_assert_eq(col_world_step(&w[0], 1.0f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
     col_sim_stats st = {0, 0, 0};
-    cr_assert_eq(col_world_step(&w[1], 1.0f, COL_SIM_BROADPHASE, algorithms[a], &st), COL_OK);
+    cr_assert_eq(col_world_step(&w[1], 1.0f, COL_SIM_BROADPHASE, ALG(a), &st), COL_OK);
     assert_float_bits(w[0].box[0].min.x, -4.0f); /* pushed out of the big box, to the left */
     assert_float_bits(w[0].box[1].min.x, -9.0f); /* then entity 1 is pushed 3 out of it */
     cr_expect(memcmp(w[0].box, w[1].box, sizeof(col_aabb2) * 3) == 0, "algorithm %zu differs", a);
@@ -229,8 +229,7 @@ Test(sim, crowded_world_with_many_wild_entities_equals_the_naive_loop) {
   for (int frame = 0; frame < 5; frame++) {
     cr_assert_eq(col_world_step(&ref, 1.0f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
     col_sim_stats sb = {0, 0, 0};
-    cr_assert_eq(col_world_step(&bp, 1.0f, COL_SIM_BROADPHASE, algorithms[frame % NALG], &sb),
-                 COL_OK);
+    cr_assert_eq(col_world_step(&bp, 1.0f, COL_SIM_BROADPHASE, ALG(frame % NALG), &sb), COL_OK);
     cr_assert(memcmp(ref.box, bp.box, n * sizeof *ref.box) == 0 &&
                   memcmp(ref.velocity, bp.velocity, n * sizeof *ref.velocity) == 0,
               "frame %d: worlds differ", frame);

@@ -86,26 +86,45 @@ col_status col__bp_check(const col_boxes *boxes, col_touch touch) {
   return COL_OK;
 }
 
+/* The registry of algorithms: the one list that the dispatch below, the tests, the fuzzers
+ * and the benchmarks walk (col_broadphase_at). Row k holds algorithm k. */
+static const struct {
+  col_broadphase_info info;
+  col_status (*run)(col__bp *bp);
+} registry[] = {
+    {{"brute", COL_BROADPHASE_BRUTE, true, true, true}, col__bp_brute},
+    {{"sap", COL_BROADPHASE_SAP, true, true, true}, col__bp_sap},
+    {{"grid", COL_BROADPHASE_GRID, false, true, true}, col__bp_grid},
+    {{"tree", COL_BROADPHASE_TREE, false, true, true}, col__bp_tree},
+    {{"quadtree", COL_BROADPHASE_QUADTREE, false, true, true}, col__bp_quadtree},
+};
+enum { ALGORITHMS = sizeof registry / sizeof registry[0] };
+
+size_t col_broadphase_count(void) { return ALGORITHMS; }
+
+bool col_broadphase_at(size_t i, col_broadphase_info *out) {
+  if (i >= ALGORITHMS || out == NULL) return false;
+  *out = registry[i].info;
+  return true;
+}
+
+static bool known(col_broadphase algorithm) { return (unsigned)algorithm < ALGORITHMS; }
+
 col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
                                 col_pairs *out, col_broadphase_stats *stats) {
   if (out == NULL) return COL_ERR_NULL;
   const col_status checked = col__bp_check(boxes, touch);
   if (checked != COL_OK) return checked;
-  if (algorithm != COL_BROADPHASE_BRUTE && algorithm != COL_BROADPHASE_SAP &&
-      algorithm != COL_BROADPHASE_GRID && algorithm != COL_BROADPHASE_TREE &&
-      algorithm != COL_BROADPHASE_QUADTREE)
-    return COL_ERR_ARGUMENT;
+  if (!known(algorithm)) return COL_ERR_ARGUMENT;
+  const unsigned k = (unsigned)algorithm;
+  if ((boxes->dims == 2 && !registry[k].info.two_d) ||
+      (boxes->dims == 3 && !registry[k].info.three_d))
+    return COL_ERR_SIZE;
   col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}};
   col_status st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
-  if (boxes->count > 1) {
-    st = algorithm == COL_BROADPHASE_BRUTE  ? col__bp_brute(&bp)
-         : algorithm == COL_BROADPHASE_SAP  ? col__bp_sap(&bp)
-         : algorithm == COL_BROADPHASE_GRID ? col__bp_grid(&bp)
-         : algorithm == COL_BROADPHASE_TREE ? col__bp_tree(&bp)
-                                            : col__bp_quadtree(&bp);
-  }
+  if (boxes->count > 1) st = registry[k].run(&bp);
   if (st != COL_OK) {
     out->count = 0;
     return st;
