@@ -1,10 +1,10 @@
-"""The seed dynamics section of results/REPORT.md (called by report.py): the circle tests near
-the boundary (seed test vs squared form vs the exact answer), and the two simulations per
+"""The dynamics section of results/REPORT.md (called by report.py): the circle tests near
+the boundary (the circle article's test vs the squared form vs the exact answer), and the two simulations per
 frame, naive loop against broadphase-backed steps, with the object count where the broadphase
 starts to pay."""
 import os
 
-from report_util import finish_loglog, fmt, plt, series_style
+from report_util import finish_loglog, fmt, plt, series_style, times
 
 
 def _algorithms(table, kind, scene):
@@ -20,11 +20,11 @@ def _boundary(table):
     rows = table.get(("circlestat", "boundary", "ulps16"), {}).get("scalar", {})
     if not rows:
         return []
-    lines = ["### Circles: the seed's test vs the squared form", "",
+    lines = ["### Circles: the article's test vs the squared form", "",
              "100,000 pairs per row with centre distance (r1 + r2)(1 + k 2^-24), |k| <= 16 (within "
              "16 float ulps of touching), radii 0.5-50, centres near 2^E; the exact answer is "
              "dx² + dy² < (r1 + r2)² in quad precision. Percent of pairs:", "",
-             "| centres near | seed ≠ squared | seed wrong | squared wrong | seed wrong by its box check |",
+             "| centres near | article ≠ squared | article wrong | squared wrong | article wrong by its box check |",
              "|---|---|---|---|---|"]
     for e in sorted(rows):
         b = rows[e]
@@ -47,10 +47,9 @@ def _sim(table, out_dir, rel, machine, kind, scene, title):
              "Native backends only (the naive loop uses none: it runs the single-pair reference)" +
              (f"; the quadratic naive loop and brute-force broadphase stop at {max(naive):,} objects "
               "in this run's suite." if naive else "."), "",
-             "K TSC cycles per frame (lower is better); the naive loop is the seed's double loop "
+             "K TSC cycles per frame (lower is better); the naive loop is the article's double loop "
              "(scalar), each broadphase column its best native backend; speedup = naive ÷ best "
-             "broadphase; wild = objects per frame that moved past their margin (all their pairs "
-             "tested).", "",
+             "broadphase; wild = objects per frame that moved past their margin.", "",
              "| N | naive | " + " | ".join(algorithms) + " | speedup | tests/frame naive → best | wild/frame |",
              "|---" * (len(algorithms) + 5) + "|"]
     crossover, speedups = None, []
@@ -70,15 +69,13 @@ def _sim(table, out_dir, rel, machine, kind, scene, title):
         speed = nv_k / best[0] if nv_k and best else None
         if speed is not None:
             speedups.append((n, speed))
-        tests = "–"
-        if nv and best:
+        tests, falls = "–", "–"
+        if best:
             alg, backend = best[1].split("/")
             bb = table[("sim", f"{kind}-{alg}", scene)][backend][n]
-            tests = f"{nv['tests_per_frame']:,.0f} → {bb['tests_per_frame']:,.0f}"
+            tests = (f"{nv['tests_per_frame']:,.0f} → " if nv else "") + f"{bb['tests_per_frame']:,.0f}"
             falls = f"{bb['fallback_fraction']:.2f}"
-        else:
-            falls = "–"
-        lines.append(f"| {n} | {fmt(nv_k, 1)} | " + " | ".join(cells) + f" | {fmt(speed)}x | {tests} | {falls} |")
+        lines.append(f"| {n} | {fmt(nv_k, 1)} | " + " | ".join(cells) + f" | {times(speed)} | {tests} | {falls} |")
     # The smallest N from which the best broadphase wins at every larger N measured.
     for n, speed in reversed(speedups):
         if speed <= 1:

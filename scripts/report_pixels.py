@@ -1,6 +1,6 @@
 """The pixel section of results/REPORT.md (called by report.py): per-pixel sprite overlap
 against 1-bit masks (scalar and SIMD, same scenes and sides, same run) with the mask target,
-and the pixel-stepping movement, the seed's loop against the word-level version."""
+and the pixel-stepping movement, the GameMaker article's loop against the word-level version."""
 import os
 
 from report_util import finish_loglog, fmt, plt, times, verdict
@@ -44,7 +44,7 @@ def _plot_masks(table, variant, scene, sides, out_dir, machine):
     fig, ax = plt.subplots(figsize=(7, 4.2))
     rows = _series(table, variant, scene, sides)
     curves = [
-        ("per-pixel scalar (the seed's loop)", [r[1] for r in rows], "-"),
+        ("per-pixel scalar (the article's loop)", [r[1] for r in rows], "-"),
         ("per-pixel best SIMD", [r[2][0] for r in rows], "-"),
         ("mask scalar", [r[3] for r in rows], "--"),
         ("mask best SIMD", [r[4][0] for r in rows], "--"),
@@ -100,7 +100,7 @@ def _mask_part(table, out_dir, rel, machine):
     lines = ["### Pixel overlap: per-pixel alpha test vs 1-bit masks", "",
              "The same images, windows and overlaps for both forms (bench_pixels.c); the masks "
              "are the sprites thresholded once, outside the timed loop. Items are the overlap's "
-             "pixels. Speedups are over the seed's per-pixel loop on the `scalar` backend, same "
+             "pixels. Speedups are over the sprite article's per-pixel loop on the `scalar` backend, same "
              "run; \"best SIMD\" is the fastest native SIMD backend at that size.", ""]
     (variant, scene), n, need = MASK_TARGET
     base = _ips(table, "sprite", variant, scene, "scalar", n)
@@ -138,7 +138,7 @@ def _move_part(table, out_dir, rel, machine):
     if not speeds:
         return []
     lines = ["### Pixel-stepping movement with slopes", "",
-             "The GameMaker seed's loop (`col_pixel_move_reference`: one box scan per test) "
+             "The GameMaker article's loop (`col_pixel_move_reference`: one box scan per test) "
              "against `col_pixel_move` (word-level row scans, identical results), per move of a "
              "16 x 24 actor with slope_max 2 on a generated 4096 x 512 level with slopes, walls, "
              "pits and platforms (bench_move.c). Speed is |vx| in pixels per step; every start "
@@ -152,7 +152,7 @@ def _move_part(table, out_dir, rel, machine):
         moved = (r or f or {}).get("pixels_per_move")
         lines.append(f"| {s} | {fmt(moved, 1)} | {fmt(rc, 2)} | {fmt(fc, 3)} | {times(_ratio(rc, fc))} |")
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for label, rows in (("reference (the seed's loop)", ref), ("fast (word scans)", fast)):
+    for label, rows in (("reference (the article's loop)", ref), ("fast (word scans)", fast)):
         xs = sorted(rows)
         if xs:
             ax.plot(xs, [rows[x]["tsc_cycles_per_item"] for x in xs], marker="o", markersize=3, label=label)
