@@ -25,7 +25,7 @@ REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/
 # The scalar reference must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 2).
 SCALAR_FLAGS := -fno-tree-vectorize
 SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer \
-  -fsanitize=address,undefined,float-divide-by-zero -fno-sanitize-recover=all
+  -fsanitize=address,undefined,float-divide-by-zero,float-cast-overflow -fno-sanitize-recover=all
 
 FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter %fast-math %Ofast,$(CFLAGS)))
 ifneq ($(FAST_MATH_FLAGS),)
@@ -40,7 +40,7 @@ FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,$(FUZZ_SA
 
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS)
-LDFLAGS_EXTRA = -fsanitize=address,undefined,float-divide-by-zero
+LDFLAGS_EXTRA = -fsanitize=address,undefined,float-divide-by-zero,float-cast-overflow
 else ifeq ($(SANITIZE),fuzz)
 ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) -Ifuzz
 LDFLAGS_EXTRA = -fsanitize=fuzzer,$(FUZZ_SANITIZERS)

@@ -112,8 +112,9 @@ static int choose_bands(const col_boxes *boxes, const uint32_t *order, size_t m,
   }
   const double mean = height / (double)m, extent = (double)y1 - y0;
   if (!(mean > 0) || !(extent > 0)) return 1;
-  int k = (int)(extent / (4.0 * mean));
-  k = k < 1 ? 1 : k > 64 ? 64 : k;
+  /* Clamped as a double: boxes of tiny height over a huge extent give a ratio past INT_MAX. */
+  const double ratio = extent / (4.0 * mean);
+  const int k = ratio >= 64.0 ? 64 : ratio < 1.0 ? 1 : (int)ratio;
   if (k == 1) return 1;
   b->y0 = y0, b->count = k, b->scale = (float)((double)k / extent);
   size_t copies = 0;
