@@ -48,6 +48,38 @@ static bool finite_all(const float *v, size_t n) {
   return true;
 }
 
+/* A zero as +0.0 (the header's convention), other values as they are: written apart from the
+ * kernel's own way of doing it. */
+static float canonical_zero(float x) { return x == 0.0f ? 0.0f : x; }
+
+static bool same_float(float x, float y) {
+  uint32_t a, b;
+  memcpy(&a, &x, 4), memcpy(&b, &y, 4);
+  return a == b || (x != x && y != y);
+}
+
+/* The contact points: the documented formulas (the midpoint when the radii sum to 0), every
+ * zero +0.0. */
+static void check_contacts(col_circle a, col_circle b) {
+  const float sum = a.radius + b.radius;
+  const col_vec2 c = col_circle_contact(a, b), m = col_circle_contact_midpoint(a, b);
+  const float got[4] = {c.x, c.y, m.x, m.y};
+  const float mx = canonical_zero((a.center.x + b.center.x) / 2.0f);
+  const float my = canonical_zero((a.center.y + b.center.y) / 2.0f);
+  const bool points = sum == 0.0f; /* no weights: the midpoint */
+  const float want[4] = {
+      points ? mx : canonical_zero((a.center.x * b.radius + b.center.x * a.radius) / sum),
+      points ? my : canonical_zero((a.center.y * b.radius + b.center.y * a.radius) / sum), mx, my};
+  for (int k = 0; k < 4; k++)
+    if (!same_float(got[k], want[k])) {
+      const float in[6] = {a.center.x, a.center.y, a.radius, b.center.x, b.center.y, b.radius};
+      fz_print_floats("circles ax ay ar bx by br", in, 6);
+      fz_print_floats("contact x y, midpoint x y", got, 4);
+      fz_print_floats("want (zeros as +0.0)     ", want, 4);
+      fz_fail();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool registered;
   if (!registered) registered = true, atexit(print_counts);
@@ -72,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const col_ball bb = {{f[3][i], f[4][i]}, {f[8][i], f[9][i]}, f[11][i]};
     for (int rule = 0; rule < 2; rule++)
       want_v[rule][i] = col_elastic_response(ba, bb, (col_elastic_rule)rule);
+    check_contacts(ca, cb);
 
     /* The measurement, on pairs with finite values. */
     const float vals[6] = {f[0][i], f[1][i], f[2][i], f[3][i], f[4][i], f[5][i]};

@@ -24,6 +24,7 @@ bugs=(
   "mask-shift-carry@core/src/simd/simd_mask.h@mask@s/vq_sll(b_next, 64u - shift)/vq_sll(b_next, 65u - shift)/@mask words lose the bit carried across the 64-bit boundary when b is shifted by 1 (SIMD backends)"
   "slope-down-short@core/src/move.c@move@s/if (f > y + h \&\& f <= y + h + S) y = f - h;/if (f > y + h \&\& f < y + h + S) y = f - h;/@the fast movement does not follow down-slopes of exactly slope_max pixels"
   "circle-squared-touch@core/src/simd/simd_circle.h@circle@s/if (test == COL_CIRCLE_SQUARED) return vf_lt(d2, vf_mul(r, r));/if (test == COL_CIRCLE_SQUARED) return vf_le(d2, vf_mul(r, r));/@the squared circle test counts touching circles as overlapping (SIMD backends)"
+  "contact-negative-zero@core/src/circle.c@circle@s/ \/ sum + 0.0f,/ \/ sum,/@the weighted contact point returns -0.0 for a zero x (both centres at -0.0, or underflow)"
   "sim-unsorted-candidates@core/src/sim.c@sim@s/    col__sim_sort_row(s->adj + s->adj_start\[k\], s->adj_start\[k + 1\] - s->adj_start\[k\]);/    (void)col__sim_sort_row;/@the simulations test their candidates in the broadphase's order, not the naive loop's (rows left unsorted)"
   "scalar-skips-last@core/src/aabb_ref.h@aabb@0,/for (size_t i = 0; i < set->count; i++) {/s//for (size_t i = 0; i + 1 < set->count; i++) {/@the scalar reference query skips its last box"
 )

@@ -14,14 +14,18 @@ bool col_circle_overlap_squared(col_circle a, col_circle b) {
                                  b.radius);
 }
 
-col_vec2 col_circle_contact(col_circle a, col_circle b) {
-  const float sum = a.radius + b.radius;
-  return (col_vec2){(a.center.x * b.radius + b.center.x * a.radius) / sum,
-                    (a.center.y * b.radius + b.center.y * a.radius) / sum};
+col_vec2 col_circle_contact_midpoint(col_circle a, col_circle b) {
+  return (col_vec2){(a.center.x + b.center.x) / 2.0f + 0.0f,
+                    (a.center.y + b.center.y) / 2.0f + 0.0f};
 }
 
-col_vec2 col_circle_contact_midpoint(col_circle a, col_circle b) {
-  return (col_vec2){(a.center.x + b.center.x) / 2.0f, (a.center.y + b.center.y) / 2.0f};
+/* x + 0.0f is x, except that -0.0 becomes +0.0 (IEEE round to nearest): both centres at -0.0,
+ * or products that underflow to -0.0, give the +0.0 the header promises. */
+col_vec2 col_circle_contact(col_circle a, col_circle b) {
+  const float sum = a.radius + b.radius;
+  if (sum == 0.0f) return col_circle_contact_midpoint(a, b); /* two points: no weights */
+  return (col_vec2){(a.center.x * b.radius + b.center.x * a.radius) / sum + 0.0f,
+                    (a.center.y * b.radius + b.center.y * a.radius) / sum + 0.0f};
 }
 
 col_velocities col_elastic_response(col_ball a, col_ball b, col_elastic_rule rule) {

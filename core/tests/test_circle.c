@@ -56,6 +56,29 @@ static col_ball ball(float x, float y, float vx, float vy, float m) {
   return (col_ball){{x, y}, {vx, vy}, m};
 }
 
+/* Zeros come back as +0.0: both centres at -0.0, and products that underflow to -0.0. */
+Test(circle, contact_points_never_return_negative_zero) {
+  const col_circle a = {{-0.0f, -0.0f}, 1.0f}, b = {{-0.0f, -0.0f}, 3.0f};
+  col_vec2 p = col_circle_contact(a, b), m = col_circle_contact_midpoint(a, b);
+  assert_float_bits(p.x, 0.0f);
+  assert_float_bits(p.y, 0.0f);
+  assert_float_bits(m.x, 0.0f);
+  assert_float_bits(m.y, 0.0f);
+  /* -1e-30 * 1e-30 underflows to -0.0; the other product is +0.0 * 1e-30 = +0.0; the sum of
+   * the two is -0.0 + +0.0 = +0.0 in IEEE, so make both products -0.0. */
+  const col_circle c = {{-1e-30f, 2.0f}, 1e-30f}, d = {{-1e-30f, 2.0f}, 1e-30f};
+  p = col_circle_contact(c, d);
+  assert_float_bits(p.x, 0.0f);
+  m = col_circle_contact_midpoint((col_circle){{-0x1p-149f, 0}, 1}, (col_circle){{0x0p0f, 0}, 1});
+  assert_float_bits(m.x, 0.0f); /* -2^-149 / 2 rounds to -0.0 */
+  /* Radii summing to 0 (two points, or a negative radius): no weights, the midpoint. */
+  p = col_circle_contact((col_circle){{2, 4}, 0}, (col_circle){{6, -8}, 0});
+  assert_float_bits(p.x, 4.0f);
+  assert_float_bits(p.y, -2.0f);
+  p = col_circle_contact((col_circle){{2, 4}, 3}, (col_circle){{6, -8}, -3});
+  assert_float_bits(p.x, 4.0f);
+}
+
 Test(circle, the_seeds_example_exchanges_velocities) {
   /* Masses 10 (radius = mass), 5 units/update to the right against 1 to the left. */
   for (int rule = 0; rule < 2; rule++) {

@@ -24,7 +24,9 @@ bool col_circle_overlap(col_circle a, col_circle b);
 bool col_circle_overlap_squared(col_circle a, col_circle b);
 
 /* The contact point weighted by radii, per axis (a.c * b.r + b.c * a.r) / (a.r + b.r): on the
- * segment between the centres where the circles' surfaces meet (the seed's "right way"). */
+ * segment between the centres where the circles' surfaces meet (the seed's "right way"). When
+ * a.r + b.r is 0 (two points) there are no weights: the midpoint. A zero comes back as +0.0,
+ * never -0.0 (both contact functions). */
 col_vec2 col_circle_contact(col_circle a, col_circle b);
 
 /* The midpoint (a.c + b.c) / 2 the seed warns against: right only for equal radii. */
