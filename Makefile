@@ -92,7 +92,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
 # (any compiler) in every other build folder.
 # The targets are the files fuzz/fuzz_<target>.c (fuzz_common.c is shared code); FUZZ_TARGETS
 # picks some of them for make fuzz / fuzz-brief / fuzz-merge, e.g. FUZZ_TARGETS="aabb mtd".
-ALL_FUZZ_TARGETS := $(filter-out common,$(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c)))
+ALL_FUZZ_TARGETS := $(shell bash scripts/fuzz-targets.sh)
 FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
 REPLAYS := $(ALL_FUZZ_TARGETS:%=$(O)/replay_%)

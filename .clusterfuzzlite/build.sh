@@ -44,7 +44,7 @@ done
 ar rcs "$obj/libcollide.a" "$obj"/*.o
 
 $CC $flags -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
-targets=$(ls fuzz/fuzz_*.c | sed -E 's|fuzz/fuzz_(.*)\.c|\1|' | grep -vx common)
+targets=$(bash scripts/fuzz-targets.sh)
 for target in $targets; do
   $CC $flags -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" \

@@ -16,7 +16,7 @@ sanitize="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address -fsa
 env CC="$clang" CXX="${clang/clang/clang++}" CFLAGS="$sanitize" CXXFLAGS="$sanitize" \
   LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT="$PWD/build/cfl/out" WORK="$PWD/build/cfl/work" \
   SRC= bash .clusterfuzzlite/build.sh
-targets=$(ls fuzz/fuzz_*.c | sed -E 's|fuzz/fuzz_(.*)\.c|\1|' | grep -vx common)
+targets=$(bash scripts/fuzz-targets.sh)
 for t in $targets; do
   for f in "fuzz_$t" "fuzz_${t}_seed_corpus.zip" "fuzz_$t.dict" "fuzz_$t.options"; do
     [ -s "build/cfl/out/$f" ] || { echo "cfl-check: build/cfl/out/$f is missing" >&2; exit 1; }

@@ -24,7 +24,7 @@ positive FUZZ_JOBS "$jobs"
 for target in "$@"; do
   [ -f "fuzz/fuzz_$target.c" ] || {
     echo "fuzz: '$target' is not a fuzz target; the targets are:" \
-      "$(ls fuzz/fuzz_*.c | sed -E 's|fuzz/fuzz_(.*)\.c|\1|' | grep -v '^common$' | tr '\n' ' ')" >&2
+      "$(bash scripts/fuzz-targets.sh | tr '\n' ' ')" >&2
     exit 2
   }
 done

@@ -52,16 +52,6 @@ bool col__sim_args_ok(col_sim_pairs pairing, col_broadphase algorithm) {
  * adj[adj_start[k] .. adj_start[k + 1]); pair (a, b) puts b in row a and, when `both`, a in
  * row b. A counting sort by row, then each short row sorted (no sort of the whole pair list:
  * that was most of a step). Uses s->wild as cursors: call before any wild_add. */
-bool col__sim_grow_u32(uint32_t **p, size_t *capacity, size_t need) {
-  if (need <= *capacity) return true;
-  size_t c = *capacity ? *capacity : 64;
-  while (c < need) c *= 2;
-  uint32_t *q = realloc(*p, c * sizeof **p);
-  if (q == NULL) return false;
-  *p = q, *capacity = c;
-  return true;
-}
-
 static int by_index(const void *a, const void *b) {
   const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return (x > y) - (x < y);

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-static bool grow(void **p, size_t *capacity, size_t need, size_t size) {
+bool col__grow(void **p, size_t *capacity, size_t need, size_t size) {
   if (need <= *capacity) return true;
   size_t c = *capacity ? *capacity : 64;
   while (c < need) c *= 2;
@@ -25,9 +25,8 @@ col_status col__grid_reset(col__box_grid *g, float x0, float y0, float x1, float
   g->width = w >= 1 && w < 4e9 ? (uint32_t)w : 1;
   g->height = h >= 1 && h < 4e9 ? (uint32_t)h : 1;
   const size_t cells = (size_t)g->width * g->height;
-  size_t capacity = g->cell_capacity;
-  if (!grow((void **)&g->head, &capacity, cells, sizeof *g->head)) return COL_ERR_MEMORY;
-  g->cell_capacity = capacity;
+  if (!col__grow((void **)&g->head, &g->cell_capacity, cells, sizeof *g->head))
+    return COL_ERR_MEMORY;
   for (size_t c = 0; c < cells; c++) g->head[c] = -1;
   g->nodes = 0, g->big_count = 0;
   return COL_OK;
@@ -57,20 +56,17 @@ col_status col__grid_insert(col__box_grid *g, uint32_t id, float x0, float y0, f
   const span s = span_of(g, x0, y0, x1, y1);
   const uint64_t covered = (uint64_t)(s.cx1 - s.cx0 + 1) * (s.cy1 - s.cy0 + 1);
   if (covered > COL__GRID_BIG) {
-    if (!grow((void **)&g->big, &g->big_capacity, g->big_count + 1, sizeof *g->big))
+    if (!col__grow((void **)&g->big, &g->big_capacity, g->big_count + 1, sizeof *g->big))
       return COL_ERR_MEMORY;
     g->big[g->big_count++] = id;
     return COL_OK;
   }
-  size_t ids = g->node_capacity, nexts = g->node_capacity;
-  if (!grow((void **)&g->node_id, &ids, g->nodes + covered, sizeof *g->node_id) ||
-      !grow((void **)&g->node_next, &nexts, g->nodes + covered, sizeof *g->node_next))
+  if (!col__grow((void **)&g->node, &g->node_capacity, g->nodes + covered, sizeof *g->node))
     return COL_ERR_MEMORY;
-  g->node_capacity = ids < nexts ? ids : nexts;
   for (uint32_t cy = s.cy0; cy <= s.cy1; cy++)
     for (uint32_t cx = s.cx0; cx <= s.cx1; cx++) {
       const size_t c = (size_t)cy * g->width + cx, k = g->nodes++;
-      g->node_id[k] = id, g->node_next[k] = g->head[c], g->head[c] = (int32_t)k;
+      g->node[k] = (col__grid_node){id, g->head[c]}, g->head[c] = (int32_t)k;
     }
   return COL_OK;
 }
@@ -79,19 +75,19 @@ col_status col__grid_query(const col__box_grid *g, float x0, float y0, float x1,
                            uint32_t **ids, size_t *count, size_t *capacity) {
   const span s = span_of(g, x0, y0, x1, y1);
   for (size_t k = 0; k < g->big_count; k++) {
-    if (!grow((void **)ids, capacity, *count + 1, sizeof **ids)) return COL_ERR_MEMORY;
+    if (!col__grow((void **)ids, capacity, *count + 1, sizeof **ids)) return COL_ERR_MEMORY;
     (*ids)[(*count)++] = g->big[k];
   }
   for (uint32_t cy = s.cy0; cy <= s.cy1; cy++)
     for (uint32_t cx = s.cx0; cx <= s.cx1; cx++)
-      for (int32_t k = g->head[(size_t)cy * g->width + cx]; k >= 0; k = g->node_next[k]) {
-        if (!grow((void **)ids, capacity, *count + 1, sizeof **ids)) return COL_ERR_MEMORY;
-        (*ids)[(*count)++] = g->node_id[k];
+      for (int32_t k = g->head[(size_t)cy * g->width + cx]; k >= 0; k = g->node[k].next) {
+        if (!col__grow((void **)ids, capacity, *count + 1, sizeof **ids)) return COL_ERR_MEMORY;
+        (*ids)[(*count)++] = g->node[k].id;
       }
   return COL_OK;
 }
 
 void col__grid_free(col__box_grid *g) {
-  free(g->head), free(g->node_id), free(g->node_next), free(g->big);
+  free(g->head), free(g->node), free(g->big);
   *g = (col__box_grid){0};
 }

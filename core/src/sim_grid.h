@@ -12,17 +12,25 @@
 
 enum { COL__GRID_BIG = 64 };
 
+typedef struct col__grid_node {
+  uint32_t id;
+  int32_t next; /* the next node of the cell, or -1 */
+} col__grid_node;
+
 typedef struct col__box_grid {
   float x0, y0, inv_cell;
   uint32_t width, height; /* cells */
   int32_t *head;          /* per cell: its first node, or -1 */
-  uint32_t *node_id;
-  int32_t *node_next;
+  col__grid_node *node;
   size_t nodes, node_capacity;
   uint32_t *big; /* ids of boxes covering more than COL__GRID_BIG cells */
   size_t big_count, big_capacity;
   size_t cell_capacity;
 } col__box_grid;
+
+/* Grows *p (elements of `size` bytes) to hold at least `need`, doubling; false when out of
+ * memory (*p and *capacity unchanged). Shared by the simulations' growable arrays. */
+bool col__grow(void **p, size_t *capacity, size_t need, size_t size);
 
 /* Lays the grid over [x0, x1] x [y0, y1] with square cells of side `cell` (grown so that there
  * are at most `max_cells`), empty. Reuses the grid's memory. */

@@ -19,10 +19,10 @@ struct col__sim_scratch {
   uint32_t *adj_start; /* world: neighbours of k are adj[adj_start[k] .. adj_start[k + 1]) */
   uint32_t *adj;
   size_t adj_capacity;
-  /* World: grids of the grown boxes (built when the first entity of a step turns wild) and of
-   * the wild entities' final boxes, and the partner list of the entity whose turn it is. */
+  /* World: grids of the grown boxes and of the wild entities' final boxes (both built when the
+   * first entity of a step turns wild), and the partner list of the entity whose turn it is. */
   col__box_grid grown_grid, wild_grid;
-  bool grown_grid_ready;
+  bool grids_ready; /* laid out and filled this step (at its first wild entity) */
   uint32_t *partners;
   size_t partner_count, partner_capacity;
 };
@@ -30,7 +30,6 @@ struct col__sim_scratch {
 struct col__sim_scratch *col__sim_scratch_new(size_t count);
 void col__sim_scratch_free(struct col__sim_scratch *s);
 bool col__sim_args_ok(col_sim_pairs pairing, col_broadphase algorithm);
-bool col__sim_grow_u32(uint32_t **p, size_t *capacity, size_t need);
 /* Sorts a short neighbour row ascending. */
 void col__sim_sort_row(uint32_t *v, size_t len);
 /* Candidate pairs of the boxes in s->box as ascending neighbour lists: row k is

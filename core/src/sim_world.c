@@ -71,10 +71,9 @@ static void world_naive(col_world *w, float dt, col_sim_stats *st) {
 }
 
 /* Both grids over the grown boxes' extent, cells about one entity's share of it each (at
- * least the mean grown box), both empty. */
-static col_status world_grids_reset(struct col__sim_scratch *s, size_t n) {
-  s->grown_grid_ready = false;
-  s->partner_count = 0;
+ * least the mean grown box); the grown boxes in the first, the second empty. Built when the
+ * first entity of a step turns wild, so a step without one pays nothing for them. */
+static col_status world_grids(struct col__sim_scratch *s, size_t n) {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0, mean = 0;
   for (size_t i = 0; i < n; i++) {
     const float bx0 = s->box[0][i], by0 = s->box[1][i], bx1 = s->box[2][i], by1 = s->box[3][i];
@@ -87,17 +86,11 @@ static col_status world_grids_reset(struct col__sim_scratch *s, size_t n) {
   const size_t max_cells = 4 * n + 16;
   col_status st = col__grid_reset(&s->grown_grid, x0, y0, x1, y1, cell, max_cells);
   if (st == COL_OK) st = col__grid_reset(&s->wild_grid, x0, y0, x1, y1, cell, max_cells);
-  return st;
-}
-
-static col_status world_grown_grid(struct col__sim_scratch *s, size_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    const col_status st =
+  for (uint32_t i = 0; i < n && st == COL_OK; i++)
+    st =
         col__grid_insert(&s->grown_grid, i, s->box[0][i], s->box[1][i], s->box[2][i], s->box[3][i]);
-    if (st != COL_OK) return st;
-  }
-  s->grown_grid_ready = true;
-  return COL_OK;
+  s->grids_ready = st == COL_OK;
+  return st;
 }
 
 /* Where entity j may be while another moves: its final box once it went wild (its turn is
@@ -112,18 +105,20 @@ static bool world_may_meet(const struct col__sim_scratch *s, const col_aabb2 *bo
   return s->box[2][j] >= x0 && x1 >= s->box[0][j] && s->box[3][j] >= y0 && y1 >= s->box[1][j];
 }
 
-/* Entity i's partners after `last`, ascending, into s->partners: with `candidates`, its
- * candidate row plus the wild entities that meet the box; otherwise every entity that may meet
- * the box (both grids). */
+/* Entity i's partners after `last`, ascending, as *list / *len. With `row`, its candidate row
+ * plus the wild entities that meet the box (the row itself, untouched, when none does);
+ * otherwise every entity that may meet the box (both grids), in s->partners. */
 static col_status world_partners(struct col__sim_scratch *s, uint32_t i, int64_t last, float x0,
-                                 float y0, float x1, float y1, const col_aabb2 *boxes,
-                                 bool candidates) {
+                                 float y0, float x1, float y1, const col_aabb2 *boxes, bool row,
+                                 const uint32_t **list, size_t *len) {
+  const uint32_t from = row ? s->adj_start[i] : 0, row_len = row ? s->adj_start[i + 1] - from : 0;
+  *list = s->adj + from, *len = row_len;
+  if (row && s->wild_count == 0) return COL_OK;
   s->partner_count = 0;
-  col_status st = COL_OK;
-  if (!candidates)
-    st = col__grid_query(&s->grown_grid, x0, y0, x1, y1, &s->partners, &s->partner_count,
-                         &s->partner_capacity);
-  if (st == COL_OK && s->wild_count > 0)
+  col_status st = row ? COL_OK
+                      : col__grid_query(&s->grown_grid, x0, y0, x1, y1, &s->partners,
+                                        &s->partner_count, &s->partner_capacity);
+  if (st == COL_OK)
     st = col__grid_query(&s->wild_grid, x0, y0, x1, y1, &s->partners, &s->partner_count,
                          &s->partner_capacity);
   if (st != COL_OK) return st;
@@ -133,24 +128,19 @@ static col_status world_partners(struct col__sim_scratch *s, uint32_t i, int64_t
     if (j != i && (int64_t)j > last && world_may_meet(s, boxes, j, x0, y0, x1, y1))
       s->partners[kept++] = j;
   }
-  s->partner_count = kept;
-  if (candidates) {
-    const uint32_t from = s->adj_start[i], len = s->adj_start[i + 1] - from;
-    /* The row alone is sorted already; with wild partners added, sort below. */
-    if (len > 0) {
-      if (!col__sim_grow_u32(&s->partners, &s->partner_capacity, kept + len))
-        return COL_ERR_MEMORY;
-      memcpy(s->partners + kept, s->adj + from, len * sizeof(uint32_t));
-    }
-    s->partner_count = kept + len;
-    if (kept == 0) return COL_OK;
+  if (row && kept == 0) return COL_OK;
+  if (row_len > 0) {
+    if (!col__grow((void **)&s->partners, &s->partner_capacity, kept + row_len,
+                   sizeof *s->partners))
+      return COL_ERR_MEMORY;
+    memcpy(s->partners + kept, s->adj + from, row_len * sizeof(uint32_t));
   }
-  col__sim_sort_row(s->partners, s->partner_count);
-  size_t unique = 0;
-  for (size_t k = 0; k < s->partner_count; k++)
+  size_t count = kept + row_len, unique = 0;
+  col__sim_sort_row(s->partners, count);
+  for (size_t k = 0; k < count; k++)
     if (unique == 0 || s->partners[unique - 1] != s->partners[k])
       s->partners[unique++] = s->partners[k];
-  s->partner_count = unique;
+  *list = s->partners, *len = unique;
   return COL_OK;
 }
 
@@ -199,41 +189,41 @@ static col_status world_broadphase(col_world *w, float dt, col_broadphase algori
     return COL_OK;
   }
   col__sim_wild_reset(s);
+  s->grids_ready = false;
   col_status status = col__sim_candidates(s, n, algorithm, true);
-  if (status == COL_OK) status = world_grids_reset(s, n);
+  const uint32_t *list;
+  size_t len;
   for (uint32_t i = 0; i < n && status == COL_OK; i++) {
     world_advance(w, i, dt);
     /* The candidates' turn: i's box stays inside its grown box while it moves no further than
      * its limit, so only entities whose (grown or, once wild, final) box meets i's grown box
      * can touch it. */
     status = world_partners(s, i, -1, s->box[0][i], s->box[1][i], s->box[2][i], s->box[3][i],
-                            w->box, true);
+                            w->box, true, &list, &len);
     float moved = 0;
     int64_t last = -1;
     bool wild = false;
-    for (size_t k = 0; k < s->partner_count && status == COL_OK; k++) {
-      last = s->partners[k];
-      moved += world_resolve(w, i, s->partners[k], st);
-      if (!(moved <= s->moved[i])) {
-        wild = true;
-        break;
-      }
+    for (size_t k = 0; k < len && status == COL_OK && !wild; k++) {
+      last = list[k];
+      moved += world_resolve(w, i, list[k], st);
+      wild = !(moved <= s->moved[i]);
     }
     if (!wild || status != COL_OK) continue;
     /* i went past its limit: from here on its next partner is the first entity after `last`
      * whose box meets i's box as it is now. i's box changes only when a test hits, so after a
      * miss the list stands; after a hit it is looked up again. */
     st->fallbacks++;
+    if (!s->grids_ready) status = world_grids(s, n);
     s->wild_flag[i] = 1;
     s->wild[s->wild_count++] = i;
-    if (!s->grown_grid_ready) status = world_grown_grid(s, n);
     for (bool hit = true; hit && status == COL_OK;) {
       const col_aabb2 b = w->box[i];
-      status = world_partners(s, i, last, b.min.x, b.min.y, b.max.x, b.max.y, w->box, false);
+      status = world_partners(s, i, last, b.min.x, b.min.y, b.max.x, b.max.y, w->box, false, &list,
+                              &len);
       hit = false;
-      for (size_t k = 0; k < s->partner_count && !hit; k++) {
-        last = s->partners[k];
-        hit = world_resolve(w, i, s->partners[k], st) != 0;
+      for (size_t k = 0; k < len && !hit; k++) {
+        last = list[k];
+        hit = world_resolve(w, i, list[k], st) != 0;
       }
     }
     if (status == COL_OK) {
