@@ -1,7 +1,8 @@
 # collide — one entry point. `make` builds the library, `make test` runs the unit suite
 # (plain and under ASan+UBSan), `make bench` runs the benchmarks. See README.md.
 #
-# Overridable: CC, CFLAGS, O (build folder), PYTHON, COLLIDE_BACKEND (test one backend only).
+# Overridable: CC, CFLAGS, O (build folder), PYTHON, COLLIDE_BACKEND (test one backend only),
+# USER_KERNELS / USER_CFLAGS (your own kernels in every test, fuzzer and benchmark; README).
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -64,29 +65,58 @@ CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 
 # SIMD backends: each ISA file is built natively with its own flags only (on its own
-# architecture), and again as an emulated twin with SIMDe's portable code, everywhere.
+# architecture), and again as an emulated twin with SIMDe's portable code, everywhere. The files
+# and their flags come from the collide-isa line at the top of each (scripts/isa-list.sh).
 MACHINE := $(shell $(CC) -dumpmachine)
-ISA_FLAGS_sse2 := -msse2
-ISA_FLAGS_avx2 := -mavx2
-ISA_FLAGS_avx512 := -mavx512f
-ISA_FLAGS_neon :=
-ISA_FLAGS_autovec := -O3 -march=x86-64-v3
+NATIVE_ISA_SRC := $(shell bash scripts/isa-list.sh native $(MACHINE))
+ISA_SRC := $(shell bash scripts/isa-list.sh emulated)
+$(foreach f,$(sort $(NATIVE_ISA_SRC) $(ISA_SRC)),\
+  $(eval ISA_FLAGS_$(basename $(notdir $(f))) := $(shell bash scripts/isa-list.sh flags $(f))))
 # -Wno-psabi: without -mavx, clang warns that 256/512-bit vector arguments change the ABI. The
 # vectors only pass between static functions of one file; the backend table's kernels take
 # pointers and scalars, so no ABI crosses a file boundary.
 EMU_FLAGS := -DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi
-ifneq ($(findstring x86_64,$(MACHINE))$(findstring i686,$(MACHINE)),)
-NATIVE_ISA_SRC := core/src/x86/sse2.c core/src/x86/avx2.c core/src/x86/avx512.c \
-  core/src/x86/autovec.c
-else ifneq ($(findstring aarch64,$(MACHINE)),)
-NATIVE_ISA_SRC := core/src/arm/neon.c
-else
-NATIVE_ISA_SRC :=
-endif
-ISA_SRC := core/src/x86/sse2.c core/src/x86/avx2.c core/src/x86/avx512.c core/src/arm/neon.c
 CORE_OBJ += $(NATIVE_ISA_SRC:%.c=$(O)/obj/%.o) $(ISA_SRC:%.c=$(O)/obj/%-emu.o)
 TEST_SRC := $(wildcard core/tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
+
+# Your own kernels (README, "Fuzz and time your own kernel"): USER_KERNELS="a.c b.c", C files
+# anywhere, each defining col_user_register(); compiled with the flags of an ISA file plus
+# USER_CFLAGS (e.g. -mavx2), with col_user_register renamed per file, and linked into the unit
+# tests, fuzzers, replays and benchmarks, which call them all at start (harness/user_kernels.h).
+USER_KERNELS ?=
+USER_CFLAGS ?=
+USER_FILES := $(strip $(USER_KERNELS))
+$(foreach f,$(USER_FILES),$(if $(filter %.c,$(f)),,$(error USER_KERNELS: $(f) is not a .c file)))
+$(foreach f,$(USER_FILES),$(if $(wildcard $(f)),,$(error USER_KERNELS: $(f) does not exist)))
+USER_IDS := $(if $(USER_FILES),$(shell seq 1 $(words $(USER_FILES))))
+# A file's object is named after its absolute path (so a dependency file never names a source
+# of another list).
+user_obj = $(O)/obj/user/$(subst /,_,$(abspath $(word $(1),$(USER_FILES)))).o
+USER_OBJ := $(O)/obj/user/register.o $(foreach i,$(USER_IDS),$(call user_obj,$(i)))
+HARNESS_INC := -Iharness
+
+# The generated caller, rewritten only when the list changes (then every kernel object is
+# rebuilt: its place in the list names its registration function); the user flags likewise.
+$(O)/user/register.c: FORCE
+	@mkdir -p $(@D)
+	@bash scripts/user-register.sh $(USER_FILES) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+$(O)/user/flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(USER_CFLAGS)' | cmp -s - $@ || echo '$(USER_CFLAGS)' > $@
+
+$(O)/obj/user/register.o: $(O)/user/register.c harness/user_kernels.h $(O)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -c $< -o $@
+
+define USER_KERNEL_RULE
+$(call user_obj,$(1)): $(word $(1),$(USER_FILES)) $(O)/user/register.c $(O)/user/flags \
+  $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -Wno-error $$(USER_CFLAGS) -Dcol_user_register=col_user_register_$(1) \
+	  -MMD -MP -c $$< -o $$@
+endef
+$(foreach i,$(USER_IDS),$(eval $(call USER_KERNEL_RULE,$(i))))
 
 # Differential fuzz targets: libFuzzer binaries in build/fuzz, and plain replay drivers
 # (any compiler) in every other build folder.
@@ -103,7 +133,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
-.PHONY: all lib test check peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+.PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-merge fuzz-cfl-check seeds report clean distclean format install uninstall install-check
 .DEFAULT_GOAL := all
 
@@ -129,16 +159,16 @@ $(O)/obj/core/src/x86/%-emu.o $(O)/obj/core/src/arm/%-emu.o: core/src/*/%.c $(O)
 
 $(O)/obj/core/tests/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 
 $(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 
-$(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o $(LIB)
+$(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o $(USER_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
 
-$(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(LIB)
+$(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(USER_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
 
 # Peer engines (bench/peers/): each engine whose Debian package is installed is compiled in
@@ -186,7 +216,7 @@ $(O)/bench_context.h: FORCE
 
 $(O)/obj/bench/%.o: bench/%.c $(O)/.flags $(O)/bench_context.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(O) -Ibench -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -I$(O) -Ibench -MMD -MP -c $< -o $@
 
 $(O)/obj/bench/peers/%.o: bench/peers/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -209,11 +239,11 @@ $(O)/obj/bench/gbench.o: bench/gbench.cc bench/gbench.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(if $(filter 1,$(SANITIZE)),$(SANITIZE_FLAGS)) -std=c++17 -c $< -o $@
 
-$(BENCHBIN): $(BENCH_OBJ) $(LIB)
+$(BENCHBIN): $(BENCH_OBJ) $(USER_OBJ) $(LIB)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ $(PEER_LIBS) -lbenchmark -lpthread -lm -o $@
 
-$(TESTBIN): $(TEST_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(LIB) -lcriterion -lm -o $@
+$(TESTBIN): $(TEST_OBJ) $(USER_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(USER_OBJ) $(LIB) -lcriterion -lm -o $@
 
 # Rebuild when the compiler, the flags or the set of installed peer engines change (the build
 # folder records them: a first build made before install-deps ran is redone once they exist).
@@ -282,8 +312,36 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
 	@$(MAKE) --no-print-directory fuzz-brief
+	@$(MAKE) --no-print-directory user-check
 	@$(MAKE) --no-print-directory install-check
-	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing)"
+	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
+	  "the user-kernel examples)"
+
+# The shipped examples of user kernels (examples/user-kernels/) through the harness exactly as a
+# user brings their own: unit suite on the user backends (ASan+UBSan), every corpus replayed
+# with them, their benchmark rows, and brief fuzzing of the targets they take part in.
+EXAMPLE_KERNELS := examples/user-kernels/plain_c.c examples/user-kernels/sorted_sweep.c
+user-check: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory check-user O=build/asan SANITIZE=1 USER_KERNELS="$(EXAMPLE_KERNELS)"
+	@$(MAKE) --no-print-directory fuzz-brief USER_KERNELS="$(EXAMPLE_KERNELS)" \
+	  FUZZ_TARGETS="aabb mtd broadphase" FUZZ_BRIEF_SECONDS=10
+
+# What USER_KERNELS brought in, tested: the unit suite once per user backend (the user
+# broadphases run under every one of them), the corpora, and one benchmark pass of their rows.
+check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
+	@users=$$($(TESTBIN) --list-backends user); \
+	[ -n "$(USER_FILES)" ] || { echo "check-user: USER_KERNELS is empty" >&2; exit 2; }; \
+	for b in $${users:-scalar}; do \
+	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b ($(USER_FILES))"; \
+	  COLLIDE_BACKEND=$$b bash scripts/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
+	done
+	@$(MAKE) --no-print-directory replay O=$(O)
+	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 --benchmark_filter=user: \
+	  > $(O)/bench-user.log 2>&1 || { tail -n 20 $(O)/bench-user.log; exit 1; }
+	@rows=$$(grep -c '^\[.*user:' $(O)/bench-user.log || true); \
+	if [ "$$rows" -eq 0 ] || grep -q 'ERROR OCCURRED' $(O)/bench-user.log; then \
+	  echo "check-user: the user benchmark rows did not run:"; tail -n 20 $(O)/bench-user.log; exit 1; fi; \
+	echo "check-user: $$rows benchmark rows of user kernels ran once"
 
 # BENCH=quick (<= 2 min on 2 cores), default (<= 10 min) or full (everything); BENCH_ARGS for
 # extra --benchmark_* options (e.g. --benchmark_filter=aabb2). A complete default or full run
@@ -319,9 +377,10 @@ fuzz-cfl-check: fuzz-build
 	@bash scripts/cfl-check.sh
 
 # Regenerate the hand-made seed inputs (fuzz/make_seeds.c) into fuzz/corpus/.
-seeds: $(DEPS_STAMP) $(LIB)
+seeds: $(DEPS_STAMP) $(LIB) $(USER_OBJ)
 	@mkdir -p build/seeds
-	$(CC) $(ALL_CFLAGS) fuzz/make_seeds.c fuzz/fuzz_common.c $(LIB) -lm -o build/seeds/make_seeds
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) fuzz/make_seeds.c fuzz/fuzz_common.c $(USER_OBJ) $(LIB) -lm \
+	  -o build/seeds/make_seeds
 	build/seeds/make_seeds fuzz/corpus
 
 report: $(DEPS_STAMP)
@@ -330,7 +389,7 @@ report: $(DEPS_STAMP)
 format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
-	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc
+	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c
 
 # Use from another project: header, static library (-fPIC) and pkg-config file under PREFIX.
 PREFIX ?= /usr/local
@@ -380,4 +439,4 @@ distclean: clean
 	rm -rf --one-file-system build fuzz/artifacts fuzz/corpus-local results/*/partial
 
 -include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/bench/*.d \
-  $(O)/obj/bench/peers/*.d)
+  $(O)/obj/bench/peers/*.d $(O)/obj/user/*.d)

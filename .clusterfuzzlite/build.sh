@@ -7,7 +7,8 @@
 # Produces, per fuzz target T (every fuzz/fuzz_T.c but fuzz_common.c, as the Makefile finds
 # them): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip, $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
 # The flags are the Makefile's: the scalar sources with -fno-tree-vectorize, each ISA file with
-# its own -m flag only and again emulated (SIMDE_NO_NATIVE). The workflows that run it are in
+# its own flags only (scripts/isa-list.sh) and again emulated (SIMDE_NO_NATIVE). USER_KERNELS and
+# USER_CFLAGS bring in user kernels as they do for make. The workflows that run it are in
 # .github/workflows/cflite_*.yml.
 
 set -eu
@@ -27,27 +28,34 @@ for src in core/src/*.c core/src/broadphase/*.c; do
   name=$(echo "${src#core/src/}" | tr / -)
   $CC $flags -fno-tree-vectorize -c "$src" -o "$obj/${name%.c}.o"
 done
-case "$($CC -dumpmachine)" in
-  x86_64* | i?86*)
-    $CC $flags -msse2 -c core/src/x86/sse2.c -o "$obj/sse2.o"
-    $CC $flags -mavx2 -c core/src/x86/avx2.c -o "$obj/avx2.o"
-    $CC $flags -mavx512f -c core/src/x86/avx512.c -o "$obj/avx512.o"
-    $CC $flags -O3 -march=x86-64-v3 -c core/src/x86/autovec.c -o "$obj/autovec.o"
-    ;;
-  aarch64*)
-    $CC $flags -c core/src/arm/neon.c -o "$obj/neon.o"
-    ;;
-esac
-for isa in x86/sse2 x86/avx2 x86/avx512 arm/neon; do
-  $CC $flags $emu -c "core/src/$isa.c" -o "$obj/$(basename "$isa")-emu.o"
+# The ISA files and their flags: the collide-isa line of each, as the Makefile reads them.
+for src in $(bash scripts/isa-list.sh native "$($CC -dumpmachine)"); do
+  # shellcheck disable=SC2046 # the flags are words
+  $CC $flags $(bash scripts/isa-list.sh flags "$src") -c "$src" -o "$obj/$(basename "$src" .c).o"
+done
+for src in $(bash scripts/isa-list.sh emulated); do
+  $CC $flags $emu -c "$src" -o "$obj/$(basename "$src" .c)-emu.o"
 done
 ar rcs "$obj/libcollide.a" "$obj"/*.o
 
-$CC $flags -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
+# User kernels (USER_KERNELS="a.c b.c", as for make): each file's col_user_register renamed
+# per file, and the generated caller the harness runs at start (harness/user_kernels.h).
+user_objs=("$obj/user_register.o")
+i=0
+for src in ${USER_KERNELS:-}; do
+  i=$((i + 1))
+  $CC $flags ${USER_CFLAGS:-} -Dcol_user_register=col_user_register_$i -c "$src" \
+    -o "$obj/user_$i.o"
+  user_objs+=("$obj/user_$i.o")
+done
+# shellcheck disable=SC2086 # the file list is words
+bash scripts/user-register.sh ${USER_KERNELS:-} >"$obj/user_register.c"
+$CC $flags -Iharness -c "$obj/user_register.c" -o "$obj/user_register.o"
+$CC $flags -Iharness -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
 targets=$(bash scripts/fuzz-targets.sh)
 for target in $targets; do
   $CC $flags -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
-  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" \
+  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" "${user_objs[@]}" \
     "$obj/libcollide.a" $LIB_FUZZING_ENGINE -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
   zip -q -j "$OUT/fuzz_${target}_seed_corpus.zip" fuzz/corpus/"$target"/*

@@ -29,15 +29,21 @@ typedef struct bench_suite {
 
 extern const bench_suite *bench_active_suite;
 
-/* The backends every family runs: the supported ones, natives first (the emulated ones only
+/* The backends every family runs: the supported ones that implement any of `kernels`
+ * (col_kernel bits; user backends may fill only some), natives first (the emulated ones only
  * in suites that ask for them). */
-size_t bench_backends(const char **names, size_t max);
-#define BENCH_MAX_BACKENDS 16
+size_t bench_backends(const char **names, size_t max, unsigned kernels);
+/* The backends worth timing where a family's inner loop runs some backend kernel (broadphases,
+ * simulations): the hand-written natives, scalar, and user backends implementing any of
+ * `kernels` (not the emulated or auto-vectorized ones). */
+size_t bench_kernel_backends(const char **names, size_t max, unsigned kernels);
+#define BENCH_MAX_BACKENDS (16 + COL_USER_MAX)
 
-/* Registers `fn` once per backend as "<family>/<variant>/<backend>/<scene>" over the counts
- * (or the sprite sides); `fn` receives the backend's name (a static string) as `user`. */
-void bench_register(const char *family, const char *variant, const char *scene, gb_fn fn,
-                    bool sprite_sides);
+/* Registers `fn` once per backend implementing `kernel` as "<family>/<variant>/<backend>/<scene>"
+ * over the counts (or the sprite sides); `fn` receives the backend's name (a static string) as
+ * `user`. */
+void bench_register(col_kernel kernel, const char *family, const char *variant, const char *scene,
+                    gb_fn fn, bool sprite_sides);
 
 /* Selects the backend of this benchmark or skips it (returns false). */
 bool bench_select(gb_state *st, const char *backend);

@@ -98,8 +98,8 @@ static void run_soa3(gb_state *st, void *user) { run(st, user, SOA3, false); }
 
 void bench_register_aabb(void);
 void bench_register_aabb(void) {
-  bench_register("aabb2", "soa", "uniform", run_soa2, false);
-  bench_register("aabb2", "soa", "fixed", run_soa2_fixed, false);
-  bench_register("aabb2", "aos", "uniform", run_aos2, false);
-  bench_register("aabb3", "soa", "uniform", run_soa3, false);
+  bench_register(COL_KERNEL_AABB2_QUERY, "aabb2", "soa", "uniform", run_soa2, false);
+  bench_register(COL_KERNEL_AABB2_QUERY, "aabb2", "soa", "fixed", run_soa2_fixed, false);
+  bench_register(COL_KERNEL_AABB2_QUERY_AOS, "aabb2", "aos", "uniform", run_aos2, false);
+  bench_register(COL_KERNEL_AABB3_QUERY, "aabb3", "soa", "uniform", run_soa3, false);
 }

@@ -123,18 +123,15 @@ static void add(col_broadphase algorithm, const char *backend, int which) {
   if (suite->reference_sizes) gb_arg(b, which == MOVING ? 8192 : 10000);
 }
 
-static bool is_native_simd_or_scalar(const char *name) {
-  return strcmp(name, "scalar") == 0 || strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 ||
-         strcmp(name, "avx512") == 0 || strcmp(name, "neon") == 0;
-}
-
 void bench_register_broadphase(void);
 void bench_register_broadphase(void) {
   /* Every registered algorithm: those that run the backend's kernels on each native backend,
    * the others once (as "scalar"); brute force not on the moving scene (per frame it says
    * nothing new); then the two kept (incremental) forms on the moving scene. */
   const char *names[BENCH_MAX_BACKENDS];
-  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
+  const size_t nb =
+      bench_kernel_backends(names, BENCH_MAX_BACKENDS,
+                            COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB3_QUERY | COL_KERNEL_SAP_RUN);
   for (int which = 0; which < SCENES; which++) {
     for (size_t a = 0; a < col_broadphase_count(); a++) {
       col_broadphase_info info;
@@ -144,12 +141,10 @@ void bench_register_broadphase(void) {
         add(info.algorithm, "scalar", which);
         continue;
       }
-      for (size_t k = 0; k < nb; k++)
-        if (is_native_simd_or_scalar(names[k])) add(info.algorithm, names[k], which);
+      for (size_t k = 0; k < nb; k++) add(info.algorithm, names[k], which);
     }
     if (which == MOVING) {
-      for (size_t k = 0; k < nb; k++)
-        if (is_native_simd_or_scalar(names[k])) add(INCREMENTAL_SAP, names[k], which);
+      for (size_t k = 0; k < nb; k++) add(INCREMENTAL_SAP, names[k], which);
       add(INCREMENTAL, "scalar", which);
     }
   }

@@ -237,10 +237,10 @@ static void sim_fn(gb_state *st, void *user) {
 
 void bench_register_dynamics(void);
 void bench_register_dynamics(void) {
-  bench_register("circle", "seed", "uniform", overlap_seed, false);
-  bench_register("circle", "squared", "uniform", overlap_squared, false);
-  bench_register("elastic", "axes", "uniform", elastic_axes, false);
-  bench_register("elastic", "normal", "uniform", elastic_normal, false);
+  bench_register(COL_KERNEL_CIRCLE, "circle", "seed", "uniform", overlap_seed, false);
+  bench_register(COL_KERNEL_CIRCLE, "circle", "squared", "uniform", overlap_squared, false);
+  bench_register(COL_KERNEL_ELASTIC, "elastic", "axes", "uniform", elastic_axes, false);
+  bench_register(COL_KERNEL_ELASTIC, "elastic", "normal", "uniform", elastic_normal, false);
   gb_benchmark *b = gb_register("circlestat/boundary/scalar/ulps16", boundary, NULL);
   for (int e = 0; e <= 24; e += 4) gb_arg(b, e);
   gb_iterations(b, 1);
@@ -257,16 +257,15 @@ void bench_register_dynamics(void) {
   /* The naive loop uses no backend (scalar only); an algorithm that runs the backend's kernels
    * on every native backend, the others once (scalar). */
   const char *names[BENCH_MAX_BACKENDS];
-  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
+  const size_t nb = bench_kernel_backends(names, BENCH_MAX_BACKENDS, COL_KERNEL_ALL);
   size_t used = 0;
   for (size_t c = 0; c < cases; c++)
     for (size_t k = 0; k < nb; k++) {
       const bool naive = sim_cases[c].pairing == COL_SIM_NAIVE;
       col_broadphase_info info = {"?", sim_cases[c].algorithm, false, true, true};
       col_broadphase_at((size_t)sim_cases[c].algorithm, &info);
-      const bool native = strstr(names[k], "-emu") == NULL && strcmp(names[k], "autovec") != 0;
       const bool per_backend = !naive && info.uses_backend;
-      if ((!per_backend && strcmp(names[k], "scalar") != 0) || !native) continue;
+      if (!per_backend && strcmp(names[k], "scalar") != 0) continue;
       registrations[used] = (sim_registration){&sim_cases[c], names[k]};
       char name[160];
       snprintf(name, sizeof name, "sim/%s-%s/%s/%s", sim_cases[c].world ? "world" : "balls",

@@ -4,6 +4,7 @@
  * Benchmark's command line (--benchmark_filter, --benchmark_out, ...). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "user_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,18 +90,30 @@ static const bench_suite suites[] = {
 
 const bench_suite *bench_active_suite = &suites[2];
 
-size_t bench_backends(const char **names, size_t max) {
+size_t bench_backends(const char **names, size_t max, unsigned kernels) {
   size_t n = 0;
   col_backend_info info;
   for (size_t i = 0; col_backend_at(i, &info) && n < max; i++)
-    if (info.supported && (bench_active_suite->emulated || !info.emulated)) names[n++] = info.name;
+    if (info.supported && (bench_active_suite->emulated || !info.emulated) &&
+        (info.kernels & kernels) != 0)
+      names[n++] = info.name;
   return n;
 }
 
-void bench_register(const char *family, const char *variant, const char *scene, gb_fn fn,
-                    bool sprite_sides) {
+size_t bench_kernel_backends(const char **names, size_t max, unsigned kernels) {
+  size_t n = 0;
+  col_backend_info info;
+  for (size_t i = 0; col_backend_at(i, &info) && n < max; i++)
+    if (info.supported && (info.kind == COL_BACKEND_NATIVE || info.kind == COL_BACKEND_REFERENCE ||
+                           (info.kind == COL_BACKEND_USER && (info.kernels & kernels) != 0)))
+      names[n++] = info.name;
+  return n;
+}
+
+void bench_register(col_kernel kernel, const char *family, const char *variant, const char *scene,
+                    gb_fn fn, bool sprite_sides) {
   const char *names[BENCH_MAX_BACKENDS];
-  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
+  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS, kernel);
   const int64_t *args =
       sprite_sides ? bench_active_suite->sprite_sides : bench_active_suite->counts;
   for (size_t k = 0; k < nb; k++) {
@@ -172,6 +185,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  if (harness_register_user_kernels() != 0) return 2;
   if (col_backend_init() != COL_OK) return 2; /* the library has printed why */
 
   bench_register_aabb();
@@ -184,16 +198,23 @@ int main(int argc, char **argv) {
   bench_register_broadphase();
   bench_register_peers();
 
-  char buf[512] = "";
+  /* The backends timed, and what each one is (the report never matches names). */
+  char buf[1024] = "", kinds[512] = "";
+  static const char *const kind_names[] = {"native", "reference", "compiler", "emulated", "user"};
   const char *names[BENCH_MAX_BACKENDS];
-  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS);
+  const size_t nb = bench_backends(names, BENCH_MAX_BACKENDS, COL_KERNEL_ALL);
   for (size_t k = 0; k < nb; k++) {
-    strncat(buf, names[k], sizeof buf - strlen(buf) - 2);
-    if (k + 1 < nb) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
+    col_backend_info info = {0};
+    for (size_t i = 0; col_backend_at(i, &info) && strcmp(info.name, names[k]) != 0; i++) continue;
+    const char *sep = k + 1 < nb ? "," : "";
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", names[k], sep);
+    snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kind_names[info.kind],
+             sep);
   }
   char ghz[32];
   snprintf(ghz, sizeof ghz, "%.4f", bench_tsc_ghz());
   gb_add_context("collide_backends", buf);
+  gb_add_context("collide_backend_kinds", kinds);
   gb_add_context("collide_default_backend", col_backend_name());
   gb_add_context("collide_tsc_ghz", ghz);
   gb_add_context("collide_suite", bench_active_suite->name);

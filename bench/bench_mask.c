@@ -87,9 +87,9 @@ static void first_noise(gb_state *st, void *user) {
 
 void bench_register_mask(void);
 void bench_register_mask(void) {
-  bench_register("mask", "count", "noise50", count_noise, true);
-  bench_register("mask", "count", "nohit", count_nohit, true);
-  bench_register("mask", "count", "partial", count_partial, true);
-  bench_register("mask", "first", "nohit", first_nohit, true);
-  bench_register("mask", "first", "noise50", first_noise, true);
+  bench_register(COL_KERNEL_MASK, "mask", "count", "noise50", count_noise, true);
+  bench_register(COL_KERNEL_MASK, "mask", "count", "nohit", count_nohit, true);
+  bench_register(COL_KERNEL_MASK, "mask", "count", "partial", count_partial, true);
+  bench_register(COL_KERNEL_MASK, "mask", "first", "nohit", first_nohit, true);
+  bench_register(COL_KERNEL_MASK, "mask", "first", "noise50", first_noise, true);
 }

@@ -60,4 +60,6 @@ static void run_batch(gb_state *st, void *user) {
 }
 
 void bench_register_mtd(void);
-void bench_register_mtd(void) { bench_register("mtd", "batch", "uniform", run_batch, false); }
+void bench_register_mtd(void) {
+  bench_register(COL_KERNEL_AABB2_MTD, "mtd", "batch", "uniform", run_batch, false);
+}

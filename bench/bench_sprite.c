@@ -55,9 +55,9 @@ static void first_noise(gb_state *st, void *user) {
 
 void bench_register_sprite(void);
 void bench_register_sprite(void) {
-  bench_register("sprite", "count", "noise50", count_noise, true);
-  bench_register("sprite", "count", "nohit", count_nohit, true);
-  bench_register("sprite", "count", "partial", count_partial, true);
-  bench_register("sprite", "first", "nohit", first_nohit, true);
-  bench_register("sprite", "first", "noise50", first_noise, true);
+  bench_register(COL_KERNEL_SPRITE, "sprite", "count", "noise50", count_noise, true);
+  bench_register(COL_KERNEL_SPRITE, "sprite", "count", "nohit", count_nohit, true);
+  bench_register(COL_KERNEL_SPRITE, "sprite", "count", "partial", count_partial, true);
+  bench_register(COL_KERNEL_SPRITE, "sprite", "first", "nohit", first_nohit, true);
+  bench_register(COL_KERNEL_SPRITE, "sprite", "first", "noise50", first_noise, true);
 }

@@ -58,5 +58,5 @@ static void run_spheres(gb_state *st, void *user) {
 
 void bench_register_sweep(void);
 void bench_register_sweep(void) {
-  bench_register("sweep", "spheres", "uniform", run_spheres, false);
+  bench_register(COL_KERNEL_SEGMENT, "sweep", "spheres", "uniform", run_spheres, false);
 }

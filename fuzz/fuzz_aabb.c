@@ -113,7 +113,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const col_aabb3_soa set = {v[0], v[1], v[4], v[2], v[3], v[5], n};
 
   const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  const size_t nb =
+      fz_backends(names, FZ_MAX_BACKENDS,
+                  COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB2_QUERY_AOS | COL_KERNEL_AABB3_QUERY);
   answers ans[FZ_MAX_BACKENDS];
   bool agree = true;
   for (size_t b = 0; b < nb; b++) {

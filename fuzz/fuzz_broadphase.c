@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const col_boxes boxes = {dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, n};
 
   const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  const size_t nb = fz_backends(
+      names, FZ_MAX_BACKENDS, COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB3_QUERY | COL_KERNEL_SAP_RUN);
   for (int rule = 0; rule < 2; rule++) {
     const col_touch touch = rule ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
     col_pairs want = {0};

@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, COL_KERNEL_CIRCLE | COL_KERNEL_ELASTIC);
   float *vel[4];
   for (int k = 0; k < 4; k++) vel[k] = malloc(n * sizeof(float) + 1);
   for (size_t k = 0; k < nb; k++) {

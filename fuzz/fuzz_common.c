@@ -1,5 +1,6 @@
 /* Decoding and reporting for the differential fuzz targets (see fuzz_common.h). */
 #include "fuzz_common.h"
+#include "user_kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,13 +50,22 @@ float fz_float(fz_reader *r) {
   return bits_to_float(fz_u32(r));
 }
 
-size_t fz_backends(const char **names, size_t max) {
+size_t fz_backends(const char **names, size_t max, unsigned kernels) {
   size_t n = 0;
   col_backend_info info;
   if (n < max) names[n++] = "scalar";
   for (size_t i = 0; col_backend_at(i, &info) && n < max; i++)
-    if (info.supported && strcmp(info.name, "scalar") != 0) names[n++] = info.name;
+    if (info.supported && info.kind != COL_BACKEND_REFERENCE && (info.kernels & kernels) != 0)
+      names[n++] = info.name;
   return n;
+}
+
+/* The user kernels the build brought in (USER_KERNELS), registered before the first input;
+ * libFuzzer calls this, the replay driver too. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  if (harness_register_user_kernels() != 0) exit(2);
+  return 0;
 }
 
 void fz_select(const char *name) {

@@ -12,6 +12,7 @@
 /* Each target defines its name ("aabb", ...) and LLVMFuzzerTestOneInput. */
 extern const char fz_target[];
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 typedef struct fz_reader {
   const uint8_t *p;
@@ -31,9 +32,10 @@ float fz_float(fz_reader *r);
 float fz_grid(uint8_t index);
 extern const uint32_t fz_special_bits[16];
 
-/* The supported backends, scalar first (the reference); returns how many (at most max). */
-size_t fz_backends(const char **names, size_t max);
-#define FZ_MAX_BACKENDS 16
+/* The supported backends that implement any of `kernels` (col_kernel bits: a user backend
+ * may fill only some slots), scalar first (the reference); returns how many (at most max). */
+size_t fz_backends(const char **names, size_t max, unsigned kernels);
+#define FZ_MAX_BACKENDS (16 + COL_USER_MAX)
 
 /* Selects a backend by name or aborts: a fuzz run must never silently use another one. */
 void fz_select(const char *name);

@@ -135,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const col_pixel_hit want = fz_sprite_brute_force(&a.s, &b.s, thr);
   const col_pixel_hit want_first = {want.hit, want.x, want.y, want.hit ? 1u : 0u};
   const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, COL_KERNEL_MASK);
   col_pixel_hit sprite_first, sprite_count, first[FZ_MAX_BACKENDS], count[FZ_MAX_BACKENDS];
   fz_select(names[0]);
   if (col_sprite_overlap(a.s, b.s, thr, COL_PIXEL_FIRST, &sprite_first) != COL_OK ||

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, COL_KERNEL_AABB2_MTD);
   col_mtd *out[FZ_MAX_BACKENDS];
   bool agree = true;
   for (size_t k = 0; k < nb; k++) {

@@ -57,7 +57,7 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     ref.radius[i] = fabsf(next(r, &seed, 0.5f, size));
   }
   const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, COL_KERNEL_ALL);
   /* Every algorithm on scalar, then the algorithms that run the backend's kernels on one other
    * backend, picked by the input. */
   const char *other = names[nb > 1 ? 1 + backend_pick % (nb - 1) : 0];

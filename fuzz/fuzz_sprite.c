@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const col_pixel_hit want = fz_sprite_brute_force(&a.s, &b.s, thr);
   const col_pixel_hit want_first = {want.hit, want.x, want.y, want.hit ? 1u : 0u};
   const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS);
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, COL_KERNEL_SPRITE);
   col_pixel_hit first[FZ_MAX_BACKENDS], count[FZ_MAX_BACKENDS];
   bool agree = true;
   for (size_t k = 0; k < nb; k++) {

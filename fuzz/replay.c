@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
             fz_target);
     return 2;
   }
+  LLVMFuzzerInitialize(&argc, &argv);
   for (int i = 1; i < argc; i++) run_path(argv[i]);
   printf("replay %s: %zu inputs, every backend agreed\n", fz_target, files_run);
   return 0;

@@ -13,9 +13,13 @@ clang=$(command -v clang || command -v clang-14)
 rm -rf build/cfl
 mkdir -p build/cfl/out build/cfl/work
 sanitize="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
+# With the shipped user-kernel examples unless USER_KERNELS says otherwise: the user path is the
+# superset (a build without user kernels only leaves out those objects).
+user=${USER_KERNELS-examples/user-kernels/plain_c.c examples/user-kernels/sorted_sweep.c}
+echo "cfl-check: build.sh with USER_KERNELS=\"$user\""
 env CC="$clang" CXX="${clang/clang/clang++}" CFLAGS="$sanitize" CXXFLAGS="$sanitize" \
   LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT="$PWD/build/cfl/out" WORK="$PWD/build/cfl/work" \
-  SRC= bash .clusterfuzzlite/build.sh
+  SRC= USER_KERNELS="$user" bash .clusterfuzzlite/build.sh
 targets=$(bash scripts/fuzz-targets.sh)
 for t in $targets; do
   for f in "fuzz_$t" "fuzz_${t}_seed_corpus.zip" "fuzz_$t.dict" "fuzz_$t.options"; do

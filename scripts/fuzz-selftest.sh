@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 limit=${SELFTEST_SECONDS:-60}
 
 # name @ file @ target @ sed expression (must change the file) @ what it breaks
+# (file USER_KERNELS: no edit; the build brings in the user kernel file named in place of the
+# expression, as `make ... USER_KERNELS=that-file` does for a user)
 bugs=(
   "closed-touch-gt@core/src/simd/simd_aabb.h@aabb@s/: vm_and(vf_ge(q_max, b_min), vf_ge(b_max, q_min));/: vm_and(vf_gt(q_max, b_min), vf_ge(b_max, q_min));/@'>' for '>=' on one side of the closed touch rule (all SIMD backends)"
   "tail-drops-last@core/src/simd/simd_common.h@aabb@s/dst\[k\] = k < n ? src\[k\] : pad;/dst[k] = k + 1 < n ? src[k] : pad;/@SIMD tails drop their last element"
@@ -27,6 +29,7 @@ bugs=(
   "contact-negative-zero@core/src/circle.c@circle@s/ \/ sum + 0.0f,/ \/ sum,/@the weighted contact point returns -0.0 for a zero x (both centres at -0.0, or underflow)"
   "sim-unsorted-candidates@core/src/sim.c@sim@s/    col__sim_sort_row(s->adj + s->adj_start\[k\], s->adj_start\[k + 1\] - s->adj_start\[k\]);/    (void)col__sim_sort_row;/@the simulations test their candidates in the broadphase's order, not the naive loop's (rows left unsorted)"
   "scalar-skips-last@core/src/aabb_ref.h@aabb@0,/for (size_t i = 0; i < set->count; i++) {/s//for (size_t i = 0; i + 1 < set->count; i++) {/@the scalar reference query skips its last box"
+  "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"
 )
 
 [ -x build/fuzz/fuzz_aabb ] || { echo "fuzz-selftest: run 'make fuzz-build' first" >&2; exit 2; }
@@ -40,18 +43,23 @@ for spec in "${bugs[@]}"; do
   dir=build/selftest/$name
   rm -rf "$dir"
   mkdir -p "$dir/build"
-  cp -a Makefile core fuzz scripts "$dir/"
+  cp -a Makefile core fuzz scripts harness "$dir/"
   rm -rf "$dir/fuzz/corpus-local" "$dir/fuzz/artifacts"
   cp -a build/fuzz "$dir/build/fuzz"
   [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
   rm -f "$dir/build/fuzz/fuzz_"*
-  sed -i -e "$expr" "$dir/$file"
-  if cmp -s "$file" "$dir/$file"; then
-    echo "fuzz-selftest: the '$name' mutation no longer applies to $file: update scripts/fuzz-selftest.sh" >&2
-    exit 2
+  user=()
+  if [ "$file" = USER_KERNELS ]; then
+    user=(USER_KERNELS="$PWD/$expr")
+  else
+    sed -i -e "$expr" "$dir/$file"
+    if cmp -s "$file" "$dir/$file"; then
+      echo "fuzz-selftest: the '$name' mutation no longer applies to $file: update scripts/fuzz-selftest.sh" >&2
+      exit 2
+    fi
   fi
   if ! make -C "$dir" --no-print-directory O=build/fuzz CC="${FUZZ_CC:-clang}" SANITIZE=fuzz \
-    "build/fuzz/fuzz_$target" >"$dir/build.log" 2>&1; then
+    "${user[@]}" "build/fuzz/fuzz_$target" >"$dir/build.log" 2>&1; then
     echo "fuzz-selftest: the '$name' variant does not build; see $dir/build.log" >&2
     exit 2
   fi

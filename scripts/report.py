@@ -126,6 +126,18 @@ def table_of(data):
     return table
 
 
+def backend_kinds(context):
+    """{backend: kind} ("native", "reference", "compiler", "emulated", "user") as the run
+    recorded it (collide_backend_kinds, parallel to collide_backends). Runs recorded before
+    the kinds were: the built-in naming (scalar, autovec, "<native>-emu") gives them."""
+    names = [b for b in context.get("collide_backends", "").split(",") if b]
+    kinds = [k for k in context.get("collide_backend_kinds", "").split(",") if k]
+    if len(kinds) == len(names):
+        return dict(zip(names, kinds))
+    legacy = {"scalar": "reference", "autovec": "compiler"}
+    return {b: legacy.get(b, "emulated" if b.endswith("-emu") else "native") for b in names}
+
+
 def backend_order(context, present):
     listed = context.get("collide_backends", "").split(",")
     order = [b for b in listed if b in present]
@@ -140,15 +152,17 @@ def speedup(table, key, backend, n):
         return None
 
 
-def plot_family(table, key, order, out_dir, machine):
+def plot_family(table, key, order, kinds, out_dir, machine):
     rows = table[key]
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     for i, backend in enumerate(b for b in order if b in rows):
         ns = sorted(rows[backend])
         ys = [rows[backend][n]["items_per_second"] for n in ns]
         style = series_style(i)
-        if backend.endswith("-emu"):
+        if kinds.get(backend) == "emulated":
             style["linestyle"] = "--"
+        elif kinds.get(backend) == "user":
+            style["linestyle"] = ":"
         width = 2.4 if backend == "scalar" else 1.4
         ax.plot(ns, ys, markersize=4, linewidth=width, label=backend, **style)
     family, variant, scene = key
@@ -163,7 +177,7 @@ def plot_family(table, key, order, out_dir, machine):
     return save_figure(fig, os.path.join(out_dir, f"{family}-{variant}-{scene}-throughput"))
 
 
-def plot_speedups(table, order, out_dir, machine):
+def plot_speedups(table, order, kinds, out_dir, machine):
     """Horizontal bars, one group per kernel (labels on the y axis never overlap), native
     backends only (the emulated ones are compared in a table)."""
     picks = []
@@ -174,7 +188,7 @@ def plot_speedups(table, order, out_dir, machine):
         sizes = sorted(rows["scalar"])
         n = 256 if key[0] in PIXEL_FAMILIES and 256 in sizes else (4096 if 4096 in sizes else sizes[-1])
         picks.append((key, n))
-    backends = [b for b in order if b != "scalar" and not b.endswith("-emu")]
+    backends = [b for b in order if kinds.get(b) not in ("reference", "emulated")]
     if not picks or not backends:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 1.0 + 0.32 * len(picks) * max(1, len(backends)) / 2))
@@ -202,6 +216,7 @@ def report_run(path, data, out_dir, rel):
     table = table_of(data)
     present = {b for rows in table.values() for b in rows}
     order = backend_order(ctx, present - {""})  # "": the peer engines' rows
+    kinds = backend_kinds(ctx)
     lines = []
     caches = ", ".join(
         f"L{c['level']} {c['type'].lower()} {c['size'] // 1024} KiB"
@@ -247,7 +262,7 @@ def report_run(path, data, out_dir, rel):
     for title, text in notes:
         lines += [f"- **{title} shortfall**: {text}", ""]
 
-    speedup_plot = plot_speedups(table, order, out_dir, machine)
+    speedup_plot = plot_speedups(table, order, kinds, out_dir, machine)
     if speedup_plot:
         lines += [f"![speedup over scalar]({os.path.relpath(speedup_plot, rel)}.svg)", ""]
 
@@ -259,7 +274,7 @@ def report_run(path, data, out_dir, rel):
         sizes = sorted({n for b in rows.values() for n in b})
         cols = [b for b in order if b in rows]
         unit = "side (items = overlap pixels)" if family in PIXEL_FAMILIES else "N"
-        plot = plot_family(table, key, order, out_dir, machine)
+        plot = plot_family(table, key, order, kinds, out_dir, machine)
         lines += [
             f"### {family}/{variant} — scene `{scene}`",
             "",
@@ -293,7 +308,8 @@ def report_run(path, data, out_dir, rel):
             lines.append(f"| {n} | " + " | ".join(cells) + " |")
         lines.append("")
 
-    lines += comparisons(table, order)
+    lines += user_section(table, kinds)
+    lines += comparisons(table, order, kinds)
     lines += pixels_section(table, out_dir, rel, machine)
     lines += dynamics_section(table, out_dir, rel, machine)
     lines += broadphase_section(table, out_dir, rel, machine)
@@ -322,20 +338,69 @@ def ratio_table(table, order, key_a, key_b, caption, unit):
     return lines + [""]
 
 
-def comparisons(table, order):
+def user_section(table, kinds):
+    """Your own kernels (USER_KERNELS): each user backend's speedup over scalar and over our
+    fastest built-in backend, and each user broadphase against our fastest algorithm, at the
+    largest size both ran (same run)."""
+    users = sorted(b for b, k in kinds.items() if k == "user")
+    algorithms = sorted({key[1] for key in table if key[0] == "broadphase" and key[1].startswith("user:")})
+    if not users and not algorithms:
+        return []
+    lines = ["### Your kernels", "",
+             "Rows of user kernels brought in with `USER_KERNELS` (README, \"Fuzz and time your own "
+             "kernel\"), against ours in the same run, at the largest size both ran:", "",
+             "| kernel | yours | size | your items/s | ÷ scalar | ÷ our fastest |", "|---|---|---|---|---|---|"]
+    for key in sorted(table):
+        rows = table[key]
+        for user in users:
+            if user not in rows or "scalar" not in rows:
+                continue
+            ours = [b for b in rows if kinds.get(b) in ("native", "reference", "compiler")]
+            common = sorted(set(rows[user]) & set(rows["scalar"]))
+            if not common:
+                continue
+            n = common[-1]
+            mine = rows[user][n]["items_per_second"]
+            best = max((rows[b][n]["items_per_second"] for b in ours if n in rows[b]), default=None)
+            lines.append(f"| {key[0]}/{key[1]}/{key[2]} | `{user}` | {n} | {human_items(mine)}/s | "
+                         f"{times(mine / rows['scalar'][n]['items_per_second'])} | "
+                         f"{times(mine / best) if best else '–'} |")
+    for algorithm in algorithms:
+        for key in sorted(k for k in table if k[0] == "broadphase" and k[1] == algorithm):
+            scene = key[2]
+            mine_rows = table[key].get("scalar", {})
+            ours = {k: v for k, v in table.items()
+                    if k[0] == "broadphase" and k[2] == scene and not k[1].startswith(("user:", "peer-"))}
+            sizes = sorted(n for n in mine_rows if any(n in r for v in ours.values() for r in v.values()))
+            if not sizes:
+                continue
+            n = sizes[-1]
+            mine = mine_rows[n]["items_per_second"]
+            best = max(r[n]["items_per_second"] for v in ours.values() for r in v.values() if n in r)
+            lines.append(f"| broadphase/{scene} | `{algorithm}` | {n} | {human_items(mine)}/s | – | "
+                         f"{times(mine / best)} |")
+    return lines + ["", "(÷ our fastest below 1: ours is faster by its inverse.)", ""]
+
+
+def comparisons(table, order, kinds):
     lines = ["### Choices side by side", ""]
     lines += ratio_table(
         table, order, ("aabb2", "soa", "uniform"), ("aabb2", "aos", "uniform"),
         "Structure of arrays vs array of structures (2D query): SoA throughput ÷ AoS "
         "throughput, per backend (> 1: SoA is faster).", "N")
-    # Native vs emulated, and autovec vs scalar vs hand-written, at one size per family.
+    # Native vs emulated (each native backend whose "-emu" twin ran), and the compiler's
+    # auto-vectorization vs the reference and the hand-written SIMD, at one size per family.
+    twins = [b for b in order if kinds.get(b) == "native" and kinds.get(b + "-emu") == "emulated"]
+    compiler = next((b for b in order if kinds.get(b) == "compiler"), None)
+    reference = next((b for b in order if kinds.get(b) == "reference"), "scalar")
     lines += [
         "Native vs SIMDe-emulated (native throughput ÷ emulated), hand-written SIMD vs the "
-        "compiler's auto-vectorization of the scalar source (`autovec` ÷ `scalar`, and best "
-        "native ÷ `autovec`), at N = 4096 (sprites: side 256):",
+        f"compiler's auto-vectorization of the scalar source (`{compiler}` ÷ `{reference}`, and best "
+        f"native ÷ `{compiler}`), at N = 4096 (sprites: side 256):",
         "",
-        "| kernel | avx512 ÷ emu | avx2 ÷ emu | sse2 ÷ emu | autovec ÷ scalar | best SIMD ÷ autovec |",
-        "|---|---|---|---|---|---|",
+        "| kernel | " + " | ".join(f"{b} ÷ emu" for b in twins)
+        + f" | {compiler} ÷ {reference} | best SIMD ÷ {compiler} |",
+        "|---" * (len(twins) + 3) + "|",
     ]
     for key in sorted(table):
         if key[0] in SEPARATE_SECTIONS:
@@ -352,12 +417,12 @@ def comparisons(table, order):
         def div(a, b):
             return None if a is None or b is None or b == 0 else a / b
 
-        natives = [ips(b) for b in ("avx512", "avx2", "sse2") if ips(b) is not None]
+        natives = [ips(b) for b in order if kinds.get(b) == "native" and ips(b) is not None]
         best = max(natives) if natives else None
         lines.append(
-            f"| {key[0]}/{key[1]}/{key[2]} | {fmt(div(ips('avx512'), ips('avx512-emu')))} | "
-            f"{fmt(div(ips('avx2'), ips('avx2-emu')))} | {fmt(div(ips('sse2'), ips('sse2-emu')))} | "
-            f"{fmt(div(ips('autovec'), ips('scalar')))} | {fmt(div(best, ips('autovec')))} |"
+            f"| {key[0]}/{key[1]}/{key[2]} | "
+            + " | ".join(fmt(div(ips(b), ips(b + "-emu"))) for b in twins)
+            + f" | {fmt(div(ips(compiler), ips(reference)))} | {fmt(div(best, ips(compiler)))} |"
         )
     lines.append("")
     lines += ratio_table(

@@ -46,6 +46,8 @@ typedef enum col_status {
   COL_ERR_BACKEND = -6,     /* a backend name (COLLIDE_BACKEND) that does not exist */
   COL_ERR_UNSUPPORTED = -7, /* a backend that exists but cannot run on this CPU */
   COL_ERR_MEMORY = -8,      /* an allocation failed */
+  COL_ERR_EXISTS = -9,      /* a user backend or broadphase of that name is registered */
+  COL_ERR_VERSION = -10,    /* a struct of another collide.h version (COL_USER_VERSION) */
 } col_status;
 
 /* A short, static, human-readable description of a status ("ok", "NULL pointer", ...). */
@@ -352,48 +354,7 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
 
 #include "collide/sims.h"
 
-/* ---------------------------------------------------------------------------------------- */
-/* Backends                                                                                 */
-/* ---------------------------------------------------------------------------------------- */
-
-/* A backend is a named table of batch kernels (scalar, and SIMD ones as they are added).
- * The active backend is resolved once, on the first batch call or col_backend_init():
- * - if the environment variable COLLIDE_BACKEND is set and not empty, the backend of that name
- *   (an unknown name is COL_ERR_BACKEND, one this CPU cannot run is COL_ERR_UNSUPPORTED; the
- *   reason is printed once to stderr and every batch call then fails with that status: there
- *   is no silent fallback);
- * - otherwise the newest native backend this CPU supports (never an emulated one).
- *
- * Backends: avx512 (16 lanes), avx2 (8), sse2 (4), neon (4; native on AArch64 only), scalar
- * (the reference), autovec (the reference source built with -O3 -march=x86-64-v3: what the
- * compiler's auto-vectorizer achieves; never chosen automatically), and the emulated twins
- * avx512-emu, avx2-emu, sse2-emu, neon-emu: the same SIMD source built with SIMDe's portable
- * fallbacks (SIMDE_NO_NATIVE), which run on any CPU and show what emulation costs. Every one
- * returns the scalar reference's results bit for bit. */
-
-typedef struct col_backend_info {
-  const char *name; /* "scalar", ... */
-  unsigned width;   /* float lanes per vector: 1 for scalar */
-  bool emulated;    /* built with SIMDe's portable fallbacks (SIMDE_NO_NATIVE) */
-  bool supported;   /* this CPU can run it */
-} col_backend_info;
-
-/* The number of backends listed, and the i-th of them: native ones newest first, then
- * scalar, then the emulated twins. Natives of another architecture are listed unsupported.
- * col_backend_at returns false, writing nothing, when i is out of range or out is NULL. */
-size_t col_backend_count(void);
-bool col_backend_at(size_t i, col_backend_info *out);
-
-/* Resolves the active backend now (see above) and returns its status: COL_OK, or the error
- * that batch calls will return. Harnesses call it first to fail early and clearly. */
-col_status col_backend_init(void);
-
-/* Forces the active backend by name. COL_ERR_NULL, COL_ERR_BACKEND (unknown name: the active
- * backend does not change) or COL_ERR_UNSUPPORTED (not runnable here: unchanged). */
-col_status col_backend_select(const char *name);
-
-/* The name of the active backend, resolving it if needed; NULL when resolution failed. */
-const char *col_backend_name(void);
+#include "collide/backends.h"
 
 #ifdef __cplusplus
 }

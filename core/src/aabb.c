@@ -27,7 +27,7 @@ col_status col_aabb2_query(col_aabb2 query, const col_aabb2_soa *set, col_touch 
   if (st != COL_OK) return st;
   const col__backend *be;
   if ((st = col__backend_active(&be)) != COL_OK) return st;
-  *count = set->count == 0 ? 0 : be->aabb2_query(query, set, touch, indices);
+  *count = set->count == 0 ? 0 : be->k.aabb2_query(query, set, touch, indices);
   return COL_OK;
 }
 
@@ -39,7 +39,7 @@ col_status col_aabb3_query(col_aabb3 query, const col_aabb3_soa *set, col_touch 
   if (st != COL_OK) return st;
   const col__backend *be;
   if ((st = col__backend_active(&be)) != COL_OK) return st;
-  *count = set->count == 0 ? 0 : be->aabb3_query(query, set, touch, indices);
+  *count = set->count == 0 ? 0 : be->k.aabb3_query(query, set, touch, indices);
   return COL_OK;
 }
 
@@ -49,6 +49,6 @@ col_status col_aabb2_query_aos(col_aabb2 query, const col_aabb2 *boxes, size_t n
   if (st != COL_OK) return st;
   const col__backend *be;
   if ((st = col__backend_active(&be)) != COL_OK) return st;
-  *count = n == 0 ? 0 : be->aabb2_query_aos(query, boxes, n, touch, indices);
+  *count = n == 0 ? 0 : be->k.aabb2_query_aos(query, boxes, n, touch, indices);
   return COL_OK;
 }

@@ -64,7 +64,7 @@ static inline size_t col__aabb3_query_ref(col_aabb3 query, const col_aabb3_soa *
 
 /* Sweep and prune's run of sorted box r (see col__backend.sap_run): scan on while min x stays
  * within box r's x extent (the NaN padding ends the scan), testing each box with the rule. */
-static inline size_t col__sap_run_ref(const col__sap_view *v, size_t r, col_touch touch,
+static inline size_t col__sap_run_ref(const col_sap_view *v, size_t r, col_touch touch,
                                       uint32_t *out, size_t *tested) {
   const bool open = touch == COL_TOUCH_SEPARATES;
   const float *const *lo = v->min, *const *hi = v->max;

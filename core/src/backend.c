@@ -6,14 +6,15 @@
 
 #include <limits.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A native backend of another architecture is listed, so that every build names the same
  * backends, but never supported: it has no kernels. */
-#define FOREIGN(isa_name, lanes)                                                                   \
-  { .name = isa_name, .width = lanes, .emulated = false, .supported = col__cpu_never }
+#define FOREIGN(isa_name, lanes, isa_kind)                                                         \
+  { .name = isa_name, .width = lanes, .kind = isa_kind, .supported = col__cpu_never }
 
 #if defined(__x86_64__) || defined(__i386__)
 #define NATIVE_AVX512 &col__backend_avx512
@@ -21,27 +22,27 @@
 #define NATIVE_SSE2   &col__backend_sse2
 #define AUTOVEC       &col__backend_autovec
 #else
-static const col__backend foreign_avx512 = FOREIGN("avx512", 16);
-static const col__backend foreign_avx2 = FOREIGN("avx2", 8);
-static const col__backend foreign_sse2 = FOREIGN("sse2", 4);
+static const col__backend foreign_avx512 = FOREIGN("avx512", 16, COL_BACKEND_NATIVE);
+static const col__backend foreign_avx2 = FOREIGN("avx2", 8, COL_BACKEND_NATIVE);
+static const col__backend foreign_sse2 = FOREIGN("sse2", 4, COL_BACKEND_NATIVE);
 #define NATIVE_AVX512 &foreign_avx512
 #define NATIVE_AVX2   &foreign_avx2
 #define NATIVE_SSE2   &foreign_sse2
-static const col__backend foreign_autovec = FOREIGN("autovec", 1);
+static const col__backend foreign_autovec = FOREIGN("autovec", 1, COL_BACKEND_COMPILER);
 #define AUTOVEC       &foreign_autovec
 #endif
 
 #if defined(__aarch64__)
 #define NATIVE_NEON &col__backend_neon
 #else
-static const col__backend foreign_neon = FOREIGN("neon", 4);
+static const col__backend foreign_neon = FOREIGN("neon", 4, COL_BACKEND_NATIVE);
 #define NATIVE_NEON &foreign_neon
 #endif
 
 /* Native SIMD backends newest first, then scalar, then the auto-vectorized reference and the
  * emulated twins. Automatic selection takes the first supported native entry (autovec, listed
  * after scalar, is never chosen by itself); emulated ones run only when asked for. */
-static const col__backend *const registry[] = {
+static const col__backend *const builtin[] = {
     NATIVE_AVX512,
     NATIVE_AVX2,
     NATIVE_SSE2,
@@ -54,7 +55,18 @@ static const col__backend *const registry[] = {
     &col__backend_neon_emu,
 };
 
-enum { REGISTRY_SIZE = sizeof registry / sizeof registry[0] };
+enum { BUILTIN = sizeof builtin / sizeof builtin[0], REGISTRY_MAX = BUILTIN + COL_USER_MAX };
+
+/* User backends follow the built-in ones; their tables and names are copied here. */
+static col__backend user_table[COL_USER_MAX];
+static char user_name[COL_USER_MAX][COL__USER_NAME_MAX + 6];
+static atomic_int user_count;
+
+static int registry_size(void) { return BUILTIN + atomic_load(&user_count); }
+
+static const col__backend *entry(int i) {
+  return i < BUILTIN ? builtin[i] : &user_table[i - BUILTIN];
+}
 
 /* One atomic word holds the resolution: a registry index (>= 0), a col_status (< 0), or
  * UNRESOLVED before the first use. */
@@ -72,21 +84,76 @@ const char *col_status_string(col_status status) {
   case COL_ERR_BACKEND: return "unknown backend";
   case COL_ERR_UNSUPPORTED: return "backend not supported by this CPU";
   case COL_ERR_MEMORY: return "out of memory";
+  case COL_ERR_EXISTS: return "name already registered";
+  case COL_ERR_VERSION: return "struct from another version of collide.h";
   }
   return "unknown status";
 }
 
+/* The slots of col_kernels, in col_kernel bit order: the one list the name lookup, the
+ * completeness check and user registration walk (slot i is bit 1 << i). */
+typedef void (*any_fn)(void);
+static const struct {
+  const char *name;
+  size_t offset;
+} slots[] = {
+    {"aabb2_query", offsetof(col_kernels, aabb2_query)},
+    {"aabb2_query_aos", offsetof(col_kernels, aabb2_query_aos)},
+    {"aabb3_query", offsetof(col_kernels, aabb3_query)},
+    {"aabb2_mtd", offsetof(col_kernels, aabb2_mtd_batch)},
+    {"sprite", offsetof(col_kernels, sprite_overlap)},
+    {"mask", offsetof(col_kernels, mask_overlap)},
+    {"circle", offsetof(col_kernels, circle_overlap_batch)},
+    {"elastic", offsetof(col_kernels, elastic_batch)},
+    {"segment", offsetof(col_kernels, segment_spheres)},
+    {"sap_run", offsetof(col_kernels, sap_run)},
+};
+enum { SLOTS = sizeof slots / sizeof slots[0] };
+_Static_assert(COL_KERNEL_ALL == (1u << SLOTS) - 1u, "one row per col_kernel bit");
+_Static_assert(sizeof(col_kernels) == SLOTS * sizeof(any_fn), "one row per col_kernels slot");
+
+/* Slot i of a table, as a generic function pointer (copied: the slots' types differ). */
+static any_fn slot_fn(const col_kernels *k, unsigned i) {
+  any_fn fn;
+  memcpy(&fn, (const char *)k + slots[i].offset, sizeof fn);
+  return fn;
+}
+
+const char *col_kernel_name(col_kernel kernel) {
+  for (unsigned i = 0; i < SLOTS; i++)
+    if ((unsigned)kernel == 1u << i) return slots[i].name;
+  return NULL;
+}
+
+unsigned col__kernels_present(const col_kernels *k) {
+  unsigned bits = 0;
+  for (unsigned i = 0; i < SLOTS; i++)
+    if (slot_fn(k, i) != NULL) bits |= 1u << i;
+  return bits;
+}
+
+/* A runnable built-in table with an empty slot is a build mistake (a new ISA file that forgot
+ * a kernel): the registry refuses it by name instead of crashing in the first batch call. */
+bool col__backend_complete(const col__backend *b, bool report) {
+  const unsigned missing = COL_KERNEL_ALL & ~col__kernels_present(&b->k);
+  if (missing == 0 || b->kind == COL_BACKEND_USER) return true;
+  if (report)
+    fprintf(stderr, "collide: backend \"%s\" has no %s kernel: its table is incomplete\n", b->name,
+            col_kernel_name((col_kernel)(missing & -missing)));
+  return false;
+}
+
 static int find_backend(const char *name) {
-  for (int i = 0; i < REGISTRY_SIZE; i++)
-    if (strcmp(registry[i]->name, name) == 0) return i;
+  for (int i = 0; i < registry_size(); i++)
+    if (strcmp(entry(i)->name, name) == 0) return i;
   return -1;
 }
 
 static void list_names(FILE *to, bool supported_only) {
   const char *sep = "";
-  for (int i = 0; i < REGISTRY_SIZE; i++) {
-    if (supported_only && !registry[i]->supported()) continue;
-    fprintf(to, "%s%s", sep, registry[i]->name);
+  for (int i = 0; i < registry_size(); i++) {
+    if (supported_only && !entry(i)->supported()) continue;
+    fprintf(to, "%s%s", sep, entry(i)->name);
     sep = ", ";
   }
 }
@@ -105,7 +172,7 @@ static int choose_slot(bool report) {
       }
       return COL_ERR_BACKEND;
     }
-    if (!registry[i]->supported()) {
+    if (!entry(i)->supported()) {
       if (report) {
         fprintf(stderr,
                 "collide: COLLIDE_BACKEND=\"%s\": this CPU cannot run it (supported: ", forced);
@@ -114,11 +181,13 @@ static int choose_slot(bool report) {
       }
       return COL_ERR_UNSUPPORTED;
     }
-    return i;
+    return col__backend_complete(entry(i), report) ? i : COL_ERR_BACKEND;
   }
-  for (int i = 0; i < REGISTRY_SIZE; i++)
-    if (!registry[i]->emulated && registry[i]->supported()) return i;
-  return COL_ERR_UNSUPPORTED; /* unreachable: scalar is always supported */
+  for (int i = 0; i < BUILTIN; i++)
+    if (builtin[i]->kind == COL_BACKEND_NATIVE && builtin[i]->supported())
+      return col__backend_complete(builtin[i], report) ? i : COL_ERR_BACKEND;
+  return col__backend_complete(&col__backend_scalar, report) ? find_backend("scalar")
+                                                             : COL_ERR_BACKEND;
 }
 
 static int resolve_slot(void) {
@@ -139,7 +208,7 @@ col_status col__backend_active(const col__backend **backend) {
     *backend = NULL;
     return (col_status)slot;
   }
-  *backend = registry[slot];
+  *backend = entry(slot);
   return COL_OK;
 }
 
@@ -152,24 +221,72 @@ col_status col_backend_select(const char *name) {
   if (name == NULL) return COL_ERR_NULL;
   int i = find_backend(name);
   if (i < 0) return COL_ERR_BACKEND;
-  if (!registry[i]->supported()) return COL_ERR_UNSUPPORTED;
+  if (!entry(i)->supported()) return COL_ERR_UNSUPPORTED;
+  if (!col__backend_complete(entry(i), true)) return COL_ERR_BACKEND;
   atomic_store(&active_slot, i);
   return COL_OK;
 }
 
 const char *col_backend_name(void) {
   int slot = resolve_slot();
-  return slot < 0 ? NULL : registry[slot]->name;
+  return slot < 0 ? NULL : entry(slot)->name;
 }
 
-size_t col_backend_count(void) { return REGISTRY_SIZE; }
+size_t col_backend_count(void) { return (size_t)registry_size(); }
 
 bool col_backend_at(size_t i, col_backend_info *out) {
-  if (out == NULL || i >= REGISTRY_SIZE) return false;
-  const col__backend *b = registry[i];
-  *out = (col_backend_info){
-      .name = b->name, .width = b->width, .emulated = b->emulated, .supported = b->supported()};
+  if (out == NULL || i >= (size_t)registry_size()) return false;
+  const col__backend *b = entry((int)i);
+  *out = (col_backend_info){.name = b->name,
+                            .width = b->width,
+                            .emulated = b->kind == COL_BACKEND_EMULATED,
+                            .supported = b->supported(),
+                            .kind = b->kind,
+                            .kernels = b->kernels & col__kernels_present(&b->k)};
   return true;
+}
+
+bool col__user_name_ok(const char *name) {
+  size_t n = 0;
+  for (; name[n] != '\0'; n++) {
+    const char c = name[n];
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-' || c == '.';
+    if (!ok || n >= COL__USER_NAME_MAX) return false;
+  }
+  return n > 0;
+}
+
+static bool always(void) { return true; }
+
+col_status col_backend_register(const col_user_backend *backend) {
+  if (backend == NULL || backend->name == NULL) return COL_ERR_NULL;
+  if (backend->version != COL_USER_VERSION) return COL_ERR_VERSION;
+  const unsigned own = col__kernels_present(&backend->kernels);
+  if (!col__user_name_ok(backend->name) || backend->width == 0 || own == 0) return COL_ERR_ARGUMENT;
+  const int n = atomic_load(&user_count);
+  char full[sizeof user_name[0]];
+  snprintf(full, sizeof full, "user:%s", backend->name);
+  if (find_backend(full) >= 0) return COL_ERR_EXISTS;
+  if (n == COL_USER_MAX) return COL_ERR_SIZE;
+  /* Empty slots run the reference, so the table is complete for every batch call. */
+  col_kernels k = col__backend_scalar.k;
+  for (unsigned i = 0; i < SLOTS; i++)
+    if (own & 1u << i)
+      memcpy((char *)&k + slots[i].offset, (const char *)&backend->kernels + slots[i].offset,
+             sizeof(any_fn));
+  memcpy(user_name[n], full, sizeof full);
+  user_table[n] = (col__backend){.name = user_name[n],
+                                 .width = backend->width,
+                                 .kind = COL_BACKEND_USER,
+                                 .supported = backend->supported ? backend->supported : always,
+                                 .kernels = own,
+                                 .k = k};
+  atomic_store(&user_count, n + 1);
+  /* A COLLIDE_BACKEND naming this backend may have been read before it existed. */
+  int failed = COL_ERR_BACKEND;
+  atomic_compare_exchange_strong(&active_slot, &failed, UNRESOLVED);
+  return COL_OK;
 }
 
 void col__backend_reset(void) { atomic_store(&active_slot, UNRESOLVED); }

@@ -49,7 +49,7 @@ col_status col_circle_overlap_batch(const col_circle_soa *a, const col_circle_so
   const col__backend *be;
   const col_status st = col__backend_active(&be);
   if (st != COL_OK) return st;
-  if (a->count > 0) be->circle_overlap_batch(a->count, a, b, test, hit);
+  if (a->count > 0) be->k.circle_overlap_batch(a->count, a, b, test, hit);
   return COL_OK;
 }
 
@@ -65,6 +65,6 @@ col_status col_elastic_batch(col_ball_soa *a, col_ball_soa *b, col_elastic_rule 
   const col__backend *be;
   const col_status st = col__backend_active(&be);
   if (st != COL_OK) return st;
-  if (a->count > 0) be->elastic_batch(a->count, a, b, rule);
+  if (a->count > 0) be->k.elastic_batch(a->count, a, b, rule);
   return COL_OK;
 }

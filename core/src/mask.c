@@ -105,7 +105,7 @@ col_status col_mask_overlap(const col_mask *a, const col_mask *b, col_pixel_mode
   const int64_t c0 = x1 - a->x, c1 = x2 - a->x, d = (int64_t)a->x - b->x;
   const int64_t k0 = c0 / 64, k1 = (c1 - 1) / 64, b0 = 64 * k0 + d;
   const int64_t bq = b0 >= 0 ? b0 / 64 : -((63 - b0) / 64);
-  const col__mask_window w = {
+  const col_mask_window w = {
       .a = a->words + (size_t)(y1 - a->y) * a->stride + k0,
       .b = b->words + (ptrdiff_t)((y1 - b->y) * (int64_t)b->stride + bq),
       .a_stride = a->stride,
@@ -116,7 +116,7 @@ col_status col_mask_overlap(const col_mask *a, const col_mask *b, col_pixel_mode
       .first = ~(uint64_t)0 << (c0 % 64),
       .last = ~(uint64_t)0 >> (63 - (c1 - 1) % 64),
   };
-  const col__window_hit h = be->mask_overlap(&w, mode);
+  const col_window_hit h = be->k.mask_overlap(&w, mode);
   *out = h.hit
              ? (col_pixel_hit){true, a->x + 64 * k0 + (int64_t)h.col, y1 + (int64_t)h.row, h.count}
              : (col_pixel_hit){false, 0, 0, 0};

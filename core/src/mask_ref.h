@@ -9,15 +9,15 @@
 
 /* b's 64 pixels matching a's word k. (x << 1) << (63 - s) is x << (64 - s) for s in 1..63 and
  * 0 for s == 0, where a plain shift by 64 would be undefined. */
-static inline uint64_t col__mask_word_ref(const col__mask_window *w, const uint64_t *a,
+static inline uint64_t col__mask_word_ref(const col_mask_window *w, const uint64_t *a,
                                           const uint64_t *b, size_t k) {
   const uint64_t bits = a[k] & ((b[k] >> w->shift) | ((b[k + 1] << 1) << (63u - w->shift)));
   const uint64_t first = k == 0 ? w->first : ~(uint64_t)0;
   return bits & first & (k + 1 == w->words ? w->last : ~(uint64_t)0);
 }
 
-static inline col__window_hit col__mask_window_ref(const col__mask_window *w, col_pixel_mode mode) {
-  col__window_hit r = {false, 0, 0, 0};
+static inline col_window_hit col_mask_window_ref(const col_mask_window *w, col_pixel_mode mode) {
+  col_window_hit r = {false, 0, 0, 0};
   for (size_t row = 0; row < w->height; row++) {
     const uint64_t *a = w->a + row * w->a_stride, *b = w->b + row * w->b_stride;
     for (size_t k = 0; k < w->words; k++) {

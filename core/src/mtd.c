@@ -9,6 +9,6 @@ col_status col_aabb2_mtd_batch(size_t n, const col_aabb2 *a, const col_aabb2 *b,
   const col__backend *be;
   col_status st = col__backend_active(&be);
   if (st != COL_OK) return st;
-  if (n > 0) be->aabb2_mtd_batch(n, a, b, out);
+  if (n > 0) be->k.aabb2_mtd_batch(n, a, b, out);
   return COL_OK;
 }

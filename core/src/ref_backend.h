@@ -1,7 +1,7 @@
 /* A backend built from the reference source itself (the *_ref.h headers): instantiated by
  * scalar.c (built with -fno-tree-vectorize: the real scalar baseline) and by x86/autovec.c
  * (built with -O3 -march=x86-64-v3: what the compiler's auto-vectorizer makes of the same
- * source). The including file defines REF_TABLE, REF_NAME and REF_SUPPORTED. */
+ * source). The including file defines REF_TABLE, REF_NAME, REF_SUPPORTED and REF_KIND. */
 #ifndef COLLIDE_REF_BACKEND_H
 #define COLLIDE_REF_BACKEND_H
 
@@ -31,13 +31,13 @@ static void ref_mtd_batch(size_t n, const col_aabb2 *a, const col_aabb2 *b, col_
   col__mtd_batch_ref(n, a, b, out);
 }
 
-static col__window_hit ref_sprite_overlap(const col__pixel_window *w, uint8_t threshold,
-                                          col_pixel_mode mode) {
+static col_window_hit ref_sprite_overlap(const col_sprite_window *w, uint8_t threshold,
+                                         col_pixel_mode mode) {
   return col__sprite_window_ref(w, threshold, mode);
 }
 
-static col__window_hit ref_mask_overlap(const col__mask_window *w, col_pixel_mode mode) {
-  return col__mask_window_ref(w, mode);
+static col_window_hit ref_mask_overlap(const col_mask_window *w, col_pixel_mode mode) {
+  return col_mask_window_ref(w, mode);
 }
 
 static void ref_circle_overlap_batch(size_t n, const col_circle_soa *a, const col_circle_soa *b,
@@ -54,7 +54,7 @@ static col_segment_hit ref_segment_spheres(col_vec3 from, col_vec3 to, const col
   return col__segment_spheres_ref(from, to, set);
 }
 
-static size_t ref_sap_run(const col__sap_view *v, size_t r, col_touch touch, uint32_t *out,
+static size_t ref_sap_run(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                           size_t *tested) {
   return col__sap_run_ref(v, r, touch, out, tested);
 }
@@ -62,18 +62,22 @@ static size_t ref_sap_run(const col__sap_view *v, size_t r, col_touch touch, uin
 const col__backend REF_TABLE = {
     .name = REF_NAME,
     .width = 1,
-    .emulated = false,
+    .kind = REF_KIND,
     .supported = REF_SUPPORTED,
-    .aabb2_query = ref_aabb2_query,
-    .aabb2_query_aos = ref_aabb2_query_aos,
-    .aabb3_query = ref_aabb3_query,
-    .aabb2_mtd_batch = ref_mtd_batch,
-    .sprite_overlap = ref_sprite_overlap,
-    .mask_overlap = ref_mask_overlap,
-    .circle_overlap_batch = ref_circle_overlap_batch,
-    .elastic_batch = ref_elastic_batch,
-    .segment_spheres = ref_segment_spheres,
-    .sap_run = ref_sap_run,
+    .kernels = COL_KERNEL_ALL,
+    .k =
+        {
+            .aabb2_query = ref_aabb2_query,
+            .aabb2_query_aos = ref_aabb2_query_aos,
+            .aabb3_query = ref_aabb3_query,
+            .aabb2_mtd_batch = ref_mtd_batch,
+            .sprite_overlap = ref_sprite_overlap,
+            .mask_overlap = ref_mask_overlap,
+            .circle_overlap_batch = ref_circle_overlap_batch,
+            .elastic_batch = ref_elastic_batch,
+            .segment_spheres = ref_segment_spheres,
+            .sap_run = ref_sap_run,
+        },
 };
 
 #endif

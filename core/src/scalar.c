@@ -3,4 +3,5 @@
 #define REF_TABLE     col__backend_scalar
 #define REF_NAME      "scalar"
 #define REF_SUPPORTED col__cpu_any
+#define REF_KIND      COL_BACKEND_REFERENCE
 #include "ref_backend.h"

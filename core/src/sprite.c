@@ -38,7 +38,7 @@ col_status col_sprite_overlap(col_sprite a, col_sprite b, uint8_t threshold, col
     return COL_OK;
   }
   /* Inside the intersection every offset below is within its sprite, so non-negative. */
-  const col__pixel_window w = {
+  const col_sprite_window w = {
       .a = a.pixels + (size_t)(y1 - a.y) * (size_t)a.stride + (size_t)(x1 - a.x),
       .b = b.pixels + (size_t)(y1 - b.y) * (size_t)b.stride + (size_t)(x1 - b.x),
       .a_stride = (size_t)a.stride,
@@ -46,7 +46,7 @@ col_status col_sprite_overlap(col_sprite a, col_sprite b, uint8_t threshold, col
       .width = (size_t)(x2 - x1),
       .height = (size_t)(y2 - y1),
   };
-  const col__window_hit h = be->sprite_overlap(&w, threshold, mode);
+  const col_window_hit h = be->k.sprite_overlap(&w, threshold, mode);
   *out = h.hit ? (col_pixel_hit){true, x1 + (int64_t)h.col, y1 + (int64_t)h.row, h.count}
                : (col_pixel_hit){false, 0, 0, 0};
   return COL_OK;

@@ -6,9 +6,9 @@
 
 #include "backend.h"
 
-static inline col__window_hit col__sprite_window_ref(const col__pixel_window *w, uint8_t threshold,
-                                                     col_pixel_mode mode) {
-  col__window_hit r = {false, 0, 0, 0};
+static inline col_window_hit col__sprite_window_ref(const col_sprite_window *w, uint8_t threshold,
+                                                    col_pixel_mode mode) {
+  col_window_hit r = {false, 0, 0, 0};
   for (size_t row = 0; row < w->height; row++) {
     const uint32_t *pa = w->a + row * w->a_stride;
     const uint32_t *pb = w->b + row * w->b_stride;

@@ -65,6 +65,6 @@ col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa 
   const col__backend *be;
   col_status st = col__backend_active(&be);
   if (st != COL_OK) return st;
-  *out = be->segment_spheres(from, to, set);
+  *out = be->k.segment_spheres(from, to, set);
   return COL_OK;
 }

@@ -1,17 +1,30 @@
 /* The unit-test runner: resolves the backend first (so that a bad COLLIDE_BACKEND fails the
  * run at once with the library's message and exit status 2), then hands over to Criterion.
- * `--list-backends` prints the backends this CPU supports, one per line, for `make test`. */
+ * `--list-backends` prints the backends this CPU supports, one per line, for `make test`
+ * (`--list-backends user` only the user ones). The user kernels of the build (USER_KERNELS)
+ * are registered first. */
 #include "collide.h"
+#include "user_kernels.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
+/* Criterion runs each test in a fresh process of this binary that does not pass through
+ * main, so the user kernels are registered by a constructor, in every process. */
+static int user_registration;
+__attribute__((constructor)) static void register_user_kernels(void) {
+  user_registration = harness_register_user_kernels();
+}
+
 int main(int argc, char *argv[]) {
+  if (user_registration != 0) return 2;
   if (argc > 1 && strcmp(argv[1], "--list-backends") == 0) {
     col_backend_info info;
+    const bool user_only = argc > 2 && strcmp(argv[2], "user") == 0;
     for (size_t i = 0; col_backend_at(i, &info); i++)
-      if (info.supported) printf("%s\n", info.name);
+      if (info.supported && (!user_only || info.kind == COL_BACKEND_USER))
+        printf("%s\n", info.name);
     return 0;
   }
   col_status st = col_backend_init();

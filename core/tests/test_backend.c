@@ -14,24 +14,38 @@ static bool find(const char *name, col_backend_info *out) {
 }
 
 Test(backend, listing_has_every_backend) {
+  enum {
+    N = COL_BACKEND_NATIVE,
+    R = COL_BACKEND_REFERENCE,
+    C = COL_BACKEND_COMPILER,
+    E = COL_BACKEND_EMULATED
+  };
   const struct {
     const char *name;
     unsigned width;
-    bool emulated;
-  } expected[] = {{"avx512", 16, false},    {"avx2", 8, false},    {"sse2", 4, false},
-                  {"neon", 4, false},       {"scalar", 1, false},  {"autovec", 1, false},
-                  {"avx512-emu", 16, true}, {"avx2-emu", 8, true}, {"sse2-emu", 4, true},
-                  {"neon-emu", 4, true}};
+    int kind;
+  } expected[] = {{"avx512", 16, N},  {"avx2", 8, N},    {"sse2", 4, N},        {"neon", 4, N},
+                  {"scalar", 1, R},   {"autovec", 1, C}, {"avx512-emu", 16, E}, {"avx2-emu", 8, E},
+                  {"sse2-emu", 4, E}, {"neon-emu", 4, E}};
   const size_t n = sizeof expected / sizeof expected[0];
-  cr_assert_eq(col_backend_count(), n);
-  for (size_t i = 0; i < n; i++) {
+  /* The build's user kernels (USER_KERNELS), if any, follow the built-in backends. */
+  cr_assert_geq(col_backend_count(), n);
+  for (size_t i = 0; i < col_backend_count(); i++) {
     col_backend_info info;
     cr_assert(col_backend_at(i, &info));
+    if (i >= n) {
+      cr_expect_eq(info.kind, COL_BACKEND_USER, "%s", info.name);
+      cr_expect_eq(strncmp(info.name, "user:", 5), 0, "%s", info.name);
+      continue;
+    }
     cr_assert_str_eq(info.name, expected[i].name, "listing order at %zu", i);
     cr_expect_eq(info.width, expected[i].width, "%s", info.name);
-    cr_expect_eq(info.emulated, expected[i].emulated, "%s", info.name);
+    cr_expect_eq((int)info.kind, expected[i].kind, "%s", info.name);
+    cr_expect_eq(info.emulated, expected[i].kind == E, "%s", info.name);
     if (info.emulated || strcmp(info.name, "scalar") == 0)
       cr_expect(info.supported, "%s runs everywhere", info.name);
+    cr_expect_eq(info.kernels, info.supported ? COL_KERNEL_ALL : info.kernels,
+                 "%s implements every kernel", info.name);
   }
 }
 
@@ -163,7 +177,8 @@ Test(backend, env_name_is_honoured_and_empty_means_automatic) {
 Test(backend, status_strings_are_distinct) {
   const col_status all[] = {COL_OK,          COL_ERR_NULL,        COL_ERR_SIZE,
                             COL_ERR_STRIDE,  COL_ERR_OVERFLOW,    COL_ERR_ARGUMENT,
-                            COL_ERR_BACKEND, COL_ERR_UNSUPPORTED, COL_ERR_MEMORY};
+                            COL_ERR_BACKEND, COL_ERR_UNSUPPORTED, COL_ERR_MEMORY,
+                            COL_ERR_EXISTS,  COL_ERR_VERSION};
   const size_t n = sizeof all / sizeof all[0];
   for (size_t i = 0; i < n; i++) {
     cr_assert_gt(strlen(col_status_string(all[i])), 0);

@@ -108,9 +108,9 @@ col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint3
 /* The sorted, NaN-padded copy of boxes order[0..m) that the backends' sap_run scans: returns
  * the block to free (NULL when out of memory) and fills `view`. */
 float *col__bp_sap_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
-                        col__sap_view *view);
+                        col_sap_view *view);
 static inline size_t col__bp_sap_view_bytes(const col_boxes *boxes, size_t m) {
-  return 2 * boxes->dims * (m + COL__SAP_PAD) * sizeof(float);
+  return 2 * boxes->dims * (m + COL_SAP_PAD) * sizeof(float);
 }
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);

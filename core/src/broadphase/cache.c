@@ -113,7 +113,7 @@ static size_t find_moved(col_broadphase_cache *c, const col_boxes *boxes) {
 static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t *order, size_t m,
                             size_t placed, uint32_t *idx) {
   const col_boxes *boxes = bp->boxes;
-  col__sap_view v;
+  col_sap_view v;
   float *sorted = col__bp_sap_view(boxes, order, m, bp->touch, &v);
   if (sorted == NULL) return COL_ERR_MEMORY;
   col__bp_scratch(bp, bp->stats.scratch_bytes + col__bp_sap_view_bytes(boxes, m));
@@ -140,12 +140,12 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
                            {v.max[0][r], v.max[1][r], v.max[2][r]}};
       const col_aabb3_soa set = {v.min[0] + lo, v.min[1] + lo, v.min[2] + lo, v.max[0] + lo,
                                  v.max[1] + lo, v.max[2] + lo, r - lo};
-      hits = bp->backend->aabb3_query(q, &set, bp->touch, idx);
+      hits = bp->backend->k.aabb3_query(q, &set, bp->touch, idx);
     } else {
       const col_aabb2 q = {{v.min[0][r], v.min[1][r]}, {v.max[0][r], v.max[1][r]}};
       const col_aabb2_soa set = {v.min[0] + lo, v.min[1] + lo, v.max[0] + lo, v.max[1] + lo,
                                  r - lo};
-      hits = bp->backend->aabb2_query(q, &set, bp->touch, idx);
+      hits = bp->backend->k.aabb2_query(q, &set, bp->touch, idx);
     }
     bp->stats.tests += r - lo;
     for (size_t k = 0; k < hits && st == COL_OK; k++) {
@@ -153,7 +153,7 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
       if (!c->moved[j]) st = col__bp_push(bp, i, j);
     }
     size_t tested;
-    hits = bp->backend->sap_run(&v, r, bp->touch, idx, &tested);
+    hits = bp->backend->k.sap_run(&v, r, bp->touch, idx, &tested);
     bp->stats.tests += tested;
     for (size_t k = 0; k < hits && st == COL_OK; k++) st = col__bp_push(bp, i, order[idx[k]]);
   }

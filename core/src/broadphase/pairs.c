@@ -2,7 +2,10 @@
  * the dispatch to each algorithm (DESIGN.md 4.5). */
 #include "broadphase.h"
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void col_pairs_init(col_pairs *pairs) {
   if (pairs != NULL) *pairs = (col_pairs){NULL, 0, 0};
@@ -29,8 +32,7 @@ col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b) {
   return a < b ? col__bp_push_ordered(bp, a, b) : col__bp_push_ordered(bp, b, a);
 }
 
-col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b) {
-  col_pairs *out = bp->out;
+static col_status append(col_pairs *out, uint32_t a, uint32_t b) {
   if (out->count == out->capacity) {
     const size_t grown = out->capacity ? 2 * out->capacity : 256;
     col_pair *data = realloc(out->data, grown * sizeof(col_pair));
@@ -39,8 +41,18 @@ col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b) {
     out->capacity = grown;
   }
   out->data[out->count++] = (col_pair){a, b};
-  bp->stats.pairs++;
   return COL_OK;
+}
+
+col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b) {
+  const col_status st = append(bp->out, a, b);
+  if (st == COL_OK) bp->stats.pairs++;
+  return st;
+}
+
+col_status col_pairs_push(col_pairs *pairs, uint32_t a, uint32_t b) {
+  if (pairs == NULL) return COL_ERR_NULL;
+  return a < b ? append(pairs, a, b) : append(pairs, b, a);
 }
 
 size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const min[3],
@@ -48,11 +60,11 @@ size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const 
   if (bp->boxes->dims == 3) {
     const col_aabb3_soa run = {min[0] + first, min[1] + first, min[2] + first, max[0] + first,
                                max[1] + first, max[2] + first, count};
-    return bp->backend->aabb3_query(query, &run, bp->touch, idx);
+    return bp->backend->k.aabb3_query(query, &run, bp->touch, idx);
   }
   const col_aabb2_soa run = {min[0] + first, min[1] + first, max[0] + first, max[1] + first, count};
   const col_aabb2 q = {{query.min.x, query.min.y}, {query.max.x, query.max.y}};
-  return bp->backend->aabb2_query(q, &run, bp->touch, idx);
+  return bp->backend->k.aabb2_query(q, &run, bp->touch, idx);
 }
 
 void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch) {
@@ -87,44 +99,88 @@ col_status col__bp_check(const col_boxes *boxes, col_touch touch) {
 }
 
 /* The registry of algorithms: the one list that the dispatch below, the tests, the fuzzers
- * and the benchmarks walk (col_broadphase_at). Row k holds algorithm k. */
+ * and the benchmarks walk (col_broadphase_at). Row k holds algorithm k; user broadphases
+ * (col_broadphase_register) follow the built-in rows. */
 static const struct {
   col_broadphase_info info;
   col_status (*run)(col__bp *bp);
-} registry[] = {
+} builtin[] = {
     {{"brute", COL_BROADPHASE_BRUTE, true, true, true}, col__bp_brute},
     {{"sap", COL_BROADPHASE_SAP, true, true, true}, col__bp_sap},
     {{"grid", COL_BROADPHASE_GRID, false, true, true}, col__bp_grid},
     {{"tree", COL_BROADPHASE_TREE, false, true, true}, col__bp_tree},
     {{"quadtree", COL_BROADPHASE_QUADTREE, false, true, true}, col__bp_quadtree},
 };
-enum { ALGORITHMS = sizeof registry / sizeof registry[0] };
+enum { BUILTIN = sizeof builtin / sizeof builtin[0] };
 
-size_t col_broadphase_count(void) { return ALGORITHMS; }
+static struct {
+  col_broadphase_info info;
+  col_user_broadphase user;
+  char name[COL__USER_NAME_MAX + 6];
+} user[COL_USER_MAX];
+static atomic_int user_count;
+
+static size_t algorithms(void) { return BUILTIN + (size_t)atomic_load(&user_count); }
+
+static const col_broadphase_info *info_of(size_t k) {
+  return k < BUILTIN ? &builtin[k].info : &user[k - BUILTIN].info;
+}
+
+size_t col_broadphase_count(void) { return algorithms(); }
 
 bool col_broadphase_at(size_t i, col_broadphase_info *out) {
-  if (i >= ALGORITHMS || out == NULL) return false;
-  *out = registry[i].info;
+  if (i >= algorithms() || out == NULL) return false;
+  *out = *info_of(i);
   return true;
 }
 
-static bool known(col_broadphase algorithm) { return (unsigned)algorithm < ALGORITHMS; }
+col_status col_broadphase_register(const col_user_broadphase *broadphase,
+                                   col_broadphase *algorithm) {
+  if (broadphase == NULL || broadphase->name == NULL || broadphase->pairs == NULL ||
+      algorithm == NULL)
+    return COL_ERR_NULL;
+  if (broadphase->version != COL_USER_VERSION) return COL_ERR_VERSION;
+  if (!col__user_name_ok(broadphase->name) || !(broadphase->two_d || broadphase->three_d))
+    return COL_ERR_ARGUMENT;
+  const int n = atomic_load(&user_count);
+  char full[sizeof user[0].name];
+  snprintf(full, sizeof full, "user:%s", broadphase->name);
+  for (size_t k = 0; k < algorithms(); k++)
+    if (strcmp(info_of(k)->name, full) == 0) return COL_ERR_EXISTS;
+  if (n == COL_USER_MAX) return COL_ERR_SIZE;
+  memcpy(user[n].name, full, sizeof full);
+  user[n].user = *broadphase;
+  user[n].info = (col_broadphase_info){user[n].name, (col_broadphase)(BUILTIN + (size_t)n), false,
+                                       broadphase->two_d, broadphase->three_d};
+  *algorithm = user[n].info.algorithm;
+  atomic_store(&user_count, n + 1);
+  return COL_OK;
+}
+
+/* A user broadphase gets validated input, an emptied list and zeroed stats (backends.h). */
+static col_status run_user(size_t u, col__bp *bp) {
+  col_broadphase_stats st = {0, 0, 0};
+  const col_status status =
+      user[u].user.pairs(bp->boxes, bp->touch, bp->out, &st, user[u].user.context);
+  bp->stats = (col_broadphase_stats){st.tests, bp->out->count, st.scratch_bytes};
+  return status;
+}
 
 col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
                                 col_pairs *out, col_broadphase_stats *stats) {
   if (out == NULL) return COL_ERR_NULL;
   const col_status checked = col__bp_check(boxes, touch);
   if (checked != COL_OK) return checked;
-  if (!known(algorithm)) return COL_ERR_ARGUMENT;
-  const unsigned k = (unsigned)algorithm;
-  if ((boxes->dims == 2 && !registry[k].info.two_d) ||
-      (boxes->dims == 3 && !registry[k].info.three_d))
+  const size_t k = (unsigned)algorithm;
+  if (k >= algorithms()) return COL_ERR_ARGUMENT;
+  const col_broadphase_info *info = info_of(k);
+  if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
     return COL_ERR_SIZE;
   col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}};
   col_status st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
-  if (boxes->count > 1) st = registry[k].run(&bp);
+  if (boxes->count > 1) st = k < BUILTIN ? builtin[k].run(&bp) : run_user(k - BUILTIN, &bp);
   if (st != COL_OK) {
     out->count = 0;
     return st;

@@ -37,12 +37,12 @@ col_status col__bp_sap(col__bp *bp) {
 }
 
 float *col__bp_sap_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
-                        col__sap_view *view) {
+                        col_sap_view *view) {
   const unsigned dims = boxes->dims;
-  const size_t stride = m + COL__SAP_PAD;
+  const size_t stride = m + COL_SAP_PAD;
   float *sorted = malloc(2 * dims * stride * sizeof(float));
   if (sorted == NULL) return NULL;
-  *view = (col__sap_view){{NULL, NULL, NULL}, {NULL, NULL, NULL}, dims, false};
+  *view = (col_sap_view){{NULL, NULL, NULL}, {NULL, NULL, NULL}, dims, false};
   for (unsigned k = 0; k < dims; k++) {
     float *smin = sorted + 2 * k * stride, *smax = smin + stride;
     for (size_t r = 0; r < m; r++)
@@ -76,14 +76,14 @@ static inline int band_of(const col__bands *b, float y) {
  * once: both boxes span that y value, so both are in that band). */
 static col_status sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx,
                         const col__bands *bands, int band) {
-  col__sap_view view;
+  col_sap_view view;
   float *sorted = col__bp_sap_view(bp->boxes, order, m, bp->touch, &view);
   if (sorted == NULL) return COL_ERR_MEMORY;
   col_status st = COL_OK;
   const float *min_y = bp->boxes->min[1];
   for (size_t r = 0; r + 1 < m && st == COL_OK; r++) {
     size_t tested;
-    const size_t hits = bp->backend->sap_run(&view, r, bp->touch, idx, &tested);
+    const size_t hits = bp->backend->k.sap_run(&view, r, bp->touch, idx, &tested);
     bp->stats.tests += tested;
     for (size_t k = 0; k < hits && st == COL_OK; k++) {
       const uint32_t a = order[r], b = order[idx[k]];

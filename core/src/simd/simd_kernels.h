@@ -21,29 +21,33 @@
 #define COL_TABLE           COL_CAT(COL_CAT(col__backend_, COL_ISA), _emu)
 #define COL_TABLE_NAME      COL_ISA_NAME "-emu"
 #define COL_TABLE_SUPPORTED col__cpu_any
-#define COL_TABLE_EMULATED  true
+#define COL_TABLE_KIND      COL_BACKEND_EMULATED
 #else
 #define COL_TABLE           COL_CAT(col__backend_, COL_ISA)
 #define COL_TABLE_NAME      COL_ISA_NAME
 #define COL_TABLE_SUPPORTED COL_CPU_CHECK
-#define COL_TABLE_EMULATED  false
+#define COL_TABLE_KIND      COL_BACKEND_NATIVE
 #endif
 
 const col__backend COL_TABLE = {
     .name = COL_TABLE_NAME,
     .width = COL_W,
-    .emulated = COL_TABLE_EMULATED,
+    .kind = COL_TABLE_KIND,
     .supported = COL_TABLE_SUPPORTED,
-    .aabb2_query = simd_aabb2_query,
-    .aabb2_query_aos = simd_aabb2_query_aos,
-    .aabb3_query = simd_aabb3_query,
-    .aabb2_mtd_batch = simd_mtd_batch,
-    .sprite_overlap = simd_sprite_overlap,
-    .mask_overlap = simd_mask_overlap,
-    .circle_overlap_batch = simd_circle_overlap_batch,
-    .elastic_batch = simd_elastic_batch,
-    .segment_spheres = simd_segment_spheres,
-    .sap_run = simd_sap_run,
+    .kernels = COL_KERNEL_ALL,
+    .k =
+        {
+            .aabb2_query = simd_aabb2_query,
+            .aabb2_query_aos = simd_aabb2_query_aos,
+            .aabb3_query = simd_aabb3_query,
+            .aabb2_mtd_batch = simd_mtd_batch,
+            .sprite_overlap = simd_sprite_overlap,
+            .mask_overlap = simd_mask_overlap,
+            .circle_overlap_batch = simd_circle_overlap_batch,
+            .elastic_batch = simd_elastic_batch,
+            .segment_spheres = simd_segment_spheres,
+            .sap_run = simd_sap_run,
+        },
 };
 
 #endif

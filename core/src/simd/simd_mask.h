@@ -40,12 +40,12 @@ COL_INLINE vq mask_tail(const uint64_t *a, const uint64_t *b, size_t n, unsigned
 }
 
 /* Word k's edge mask: first/last columns, nothing past the last word. */
-COL_INLINE uint64_t edge_mask(const col__mask_window *w, size_t k) {
+COL_INLINE uint64_t edge_mask(const col_mask_window *w, size_t k) {
   if (k >= w->words) return 0;
   return (k == 0 ? w->first : ~(uint64_t)0) & (k + 1 == w->words ? w->last : ~(uint64_t)0);
 }
 
-COL_INLINE mask_plan plan_of(const col__mask_window *w) {
+COL_INLINE mask_plan plan_of(const col_mask_window *w) {
   mask_plan p;
   p.chunks = (w->words + COL_Q - 1) / COL_Q;
   p.full = w->words / COL_Q;
@@ -59,7 +59,7 @@ COL_INLINE mask_plan plan_of(const col__mask_window *w) {
   return p;
 }
 
-COL_INLINE vq row_chunk(const col__mask_window *w, const mask_plan *p, size_t row, size_t c) {
+COL_INLINE vq row_chunk(const col_mask_window *w, const mask_plan *p, size_t row, size_t c) {
   const uint64_t *a = w->a + row * w->a_stride + c * COL_Q;
   const uint64_t *b = w->b + row * w->b_stride + c * COL_Q;
   vq v = c < p->full ? mask_chunk(a, b, w->shift) : mask_tail(a, b, w->words - c * COL_Q, w->shift);
@@ -69,7 +69,7 @@ COL_INLINE vq row_chunk(const col__mask_window *w, const mask_plan *p, size_t ro
 }
 
 /* Colliding pixels from chunk c of `row` to the end of the window. */
-COL_INLINE uint64_t mask_count_from(const col__mask_window *w, const mask_plan *p, size_t row,
+COL_INLINE uint64_t mask_count_from(const col_mask_window *w, const mask_plan *p, size_t row,
                                     size_t c) {
   vq sum = vq_zero();
   for (; row < w->height; row++, c = 0)
@@ -80,9 +80,9 @@ COL_INLINE uint64_t mask_count_from(const col__mask_window *w, const mask_plan *
   return total;
 }
 
-static col__window_hit simd_mask_overlap(const col__mask_window *w, col_pixel_mode mode) {
+static col_window_hit simd_mask_overlap(const col_mask_window *w, col_pixel_mode mode) {
   const mask_plan p = plan_of(w);
-  col__window_hit r = {false, 0, 0, 0};
+  col_window_hit r = {false, 0, 0, 0};
   for (size_t row = 0; row < w->height; row++) {
     for (size_t c = 0; c < p.chunks; c++) {
       const vq v = row_chunk(w, &p, row, c);

@@ -7,7 +7,7 @@
 #ifndef COLLIDE_SIMD_SAP_H
 #define COLLIDE_SIMD_SAP_H
 
-COL_INLINE size_t sap_run_t(const col__sap_view *v, size_t r, uint32_t *out, size_t *tested,
+COL_INLINE size_t sap_run_t(const col_sap_view *v, size_t r, uint32_t *out, size_t *tested,
                             unsigned dims, bool open, bool x_lower) {
   const float *const *lo = v->min, *const *hi = v->max;
   const vf q_max_x = vf_set1(hi[0][r]), q_min_x = vf_set1(lo[0][r]);
@@ -35,7 +35,7 @@ COL_INLINE size_t sap_run_t(const col__sap_view *v, size_t r, uint32_t *out, siz
   }
 }
 
-static size_t simd_sap_run(const col__sap_view *v, size_t r, col_touch touch, uint32_t *out,
+static size_t simd_sap_run(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                            size_t *tested) {
   const bool open = touch == COL_TOUCH_SEPARATES;
   if (v->dims == 3) {

@@ -19,7 +19,7 @@ COL_INLINE uint32_t tail_bits(const uint32_t *pa, const uint32_t *pb, size_t n, 
 }
 
 /* Colliding pixels from (row, col) to the end of the window; col is a multiple of W. */
-COL_INLINE uint64_t count_from(const col__pixel_window *w, size_t row, size_t col, vi thr) {
+COL_INLINE uint64_t count_from(const col_sprite_window *w, size_t row, size_t col, vi thr) {
   uint64_t count = 0;
   for (; row < w->height; row++, col = 0) {
     const uint32_t *pa = w->a + row * w->a_stride, *pb = w->b + row * w->b_stride;
@@ -30,10 +30,10 @@ COL_INLINE uint64_t count_from(const col__pixel_window *w, size_t row, size_t co
   return count;
 }
 
-static col__window_hit simd_sprite_overlap(const col__pixel_window *w, uint8_t threshold,
-                                           col_pixel_mode mode) {
+static col_window_hit simd_sprite_overlap(const col_sprite_window *w, uint8_t threshold,
+                                          col_pixel_mode mode) {
   const vi thr = vi_set1(threshold);
-  col__window_hit r = {false, 0, 0, 0};
+  col_window_hit r = {false, 0, 0, 0};
   for (size_t row = 0; row < w->height; row++) {
     const uint32_t *pa = w->a + row * w->a_stride, *pb = w->b + row * w->b_stride;
     size_t col = 0;

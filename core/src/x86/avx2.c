@@ -1,6 +1,7 @@
 /* The AVX2 backend (8 lanes), written with SIMDe; built with -mavx2 only (no -mfma: the
  * contract forbids contraction). Also built with SIMDE_NO_NATIVE as "avx2-emu". See
  * simd/simd_common.h for the vocabulary. */
+/* collide-isa: arch=x86 emulated=yes flags=-mavx2 */
 #include <simde/x86/avx2.h>
 
 #include "backend.h"

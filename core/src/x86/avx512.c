@@ -3,6 +3,7 @@
  * instructions were measured slow on AMD Zen 4 (the store form is microcoded), and hits are
  * rare in a query. Also
  * built with SIMDE_NO_NATIVE as "avx512-emu". See simd/simd_common.h for the vocabulary. */
+/* collide-isa: arch=x86 emulated=yes flags=-mavx512f */
 #include <simde/x86/avx512.h>
 
 #include "backend.h"

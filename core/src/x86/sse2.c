@@ -1,5 +1,6 @@
 /* The SSE2 backend (4 lanes), written with SIMDe; SSE2 is the x86-64 baseline. Also built
  * with SIMDE_NO_NATIVE as "sse2-emu". See simd/simd_common.h for the vocabulary. */
+/* collide-isa: arch=x86 emulated=yes flags=-msse2 */
 #include <simde/x86/sse2.h>
 
 #include "backend.h"
