@@ -23,7 +23,8 @@ PYTHON ?= /usr/bin/python3
 # -fno-semantic-interposition gcc would stop inlining the library's own exported functions.
 PIC_FLAGS ?= -fPIC -fno-semantic-interposition
 REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/include -Icore/src
-# The scalar reference must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 2).
+# The scalar backend must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 3). Only scalar.c
+# gets it; the front ends and broadphases around the kernels may vectorize.
 SCALAR_FLAGS := -fno-tree-vectorize
 SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer \
   -fsanitize=address,undefined,float-divide-by-zero,float-cast-overflow -fno-sanitize-recover=all
@@ -147,7 +148,7 @@ $(LIB): $(CORE_OBJ)
 
 $(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SCALAR_FLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(if $(filter scalar,$*),$(SCALAR_FLAGS)) -MMD -MP -c $< -o $@
 
 $(O)/obj/core/src/x86/%.o $(O)/obj/core/src/arm/%.o: core/src/*/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -6,7 +6,7 @@
 #
 # Produces, per fuzz target T (every fuzz/fuzz_T.c but fuzz_common.c, as the Makefile finds
 # them): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip, $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
-# The flags are the Makefile's: the scalar sources with -fno-tree-vectorize, each ISA file with
+# The flags are the Makefile's: the scalar backend (scalar.c) with -fno-tree-vectorize, each ISA file with
 # its own flags only (scripts/isa-list.sh) and again emulated (SIMDE_NO_NATIVE). USER_KERNELS and
 # USER_CFLAGS bring in user kernels as they do for make. The workflows that run it are in
 # .github/workflows/cflite_*.yml.
@@ -26,7 +26,8 @@ emu="-DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi"
 
 for src in core/src/*.c core/src/broadphase/*.c; do
   name=$(echo "${src#core/src/}" | tr / -)
-  $CC $flags -fno-tree-vectorize -c "$src" -o "$obj/${name%.c}.o"
+  scalar=$([ "$src" = core/src/scalar.c ] && echo -fno-tree-vectorize || true)
+  $CC $flags $scalar -c "$src" -o "$obj/${name%.c}.o"
 done
 # The ISA files and their flags: the collide-isa line of each, as the Makefile reads them.
 for src in $(bash scripts/isa-list.sh native "$($CC -dumpmachine)"); do

@@ -272,7 +272,8 @@ typedef enum col_broadphase {
   COL_BROADPHASE_SAP = 1,      /* sweep and prune (box pruning): radix sort on min x, then each box
                                   against the run of boxes whose min x lies within its x extent,
                                   tested on the active backend; from 256 upright, finite boxes
-                                  on, swept per horizontal band (about 4 mean box heights) */
+                                  on, swept per cell of a grid over y and z (y in 2D;
+                                  about 4 mean box extents per cell) */
   COL_BROADPHASE_GRID = 2,     /* uniform grid: cell side = 2 x the mean box extent; boxes spanning
                                   many cells, inverted or non-finite ones are tested directly */
   COL_BROADPHASE_TREE = 3,     /* bounding volume tree built top-down (median splits), each box

@@ -24,6 +24,8 @@ col_status col__bp_check(const col_boxes *boxes, col_touch touch);
 
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
+/* Makes room for `extra` more pairs in the pair list (COL_ERR_MEMORY). */
+col_status col__bp_reserve(col__bp *bp, size_t extra);
 /* Appends (a, b) as given (bipartite pairs index two different sets). */
 col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b);
 

@@ -32,6 +32,21 @@ col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b) {
   return a < b ? col__bp_push_ordered(bp, a, b) : col__bp_push_ordered(bp, b, a);
 }
 
+static col_status grow(col_pairs *out, size_t needed) {
+  size_t grown = out->capacity ? out->capacity : 256;
+  while (grown < needed) grown *= 2;
+  col_pair *data = realloc(out->data, grown * sizeof(col_pair));
+  if (data == NULL) return COL_ERR_MEMORY;
+  out->data = data;
+  out->capacity = grown;
+  return COL_OK;
+}
+
+col_status col__bp_reserve(col__bp *bp, size_t extra) {
+  col_pairs *out = bp->out;
+  return out->capacity - out->count >= extra ? COL_OK : grow(out, out->count + extra);
+}
+
 static col_status append(col_pairs *out, uint32_t a, uint32_t b) {
   if (out->count == out->capacity) {
     const size_t grown = out->capacity ? 2 * out->capacity : 256;

@@ -3,10 +3,10 @@
  * x extent; the active backend's run scan (col__backend.sap_run) finds the run's end with the
  * same compares that test every axis, so the result is exactly brute force's: for any
  * overlapping pair the box that sorts first has max x >= the other's min x, so no pair is
- * missed; boxes with a NaN coordinate never pair and are left out. Pruning on y too: the boxes
- * are dealt into horizontal bands (a box into every band it spans, order kept) and each band
- * is swept alone, so a run holds only boxes that share a band; a pair met in several bands is
- * kept in the band of the larger min y. */
+ * missed; boxes with a NaN coordinate never pair and are left out. Pruning on the other axes
+ * too: the boxes are dealt into a grid of cells over y (and z in 3D; a box into every cell it
+ * covers, order kept) and each cell is swept alone, so a run holds only boxes that share a
+ * cell; a pair met in several cells is kept in the cell of the larger min y (and min z). */
 #include "broadphase.h"
 
 #include <math.h>
@@ -36,12 +36,11 @@ col_status col__bp_sap(col__bp *bp) {
   return st;
 }
 
-float *col__bp_sap_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
-                        col_sap_view *view) {
+/* Fills `sorted` (col__bp_sap_view_bytes of room) with the copy and `view` with its arrays. */
+static void fill_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
+                      col_sap_view *view, float *sorted) {
   const unsigned dims = boxes->dims;
   const size_t stride = m + COL_SAP_PAD;
-  float *sorted = malloc(2 * dims * stride * sizeof(float));
-  if (sorted == NULL) return NULL;
   *view = (col_sap_view){{NULL, NULL, NULL}, {NULL, NULL, NULL}, dims, false};
   for (unsigned k = 0; k < dims; k++) {
     float *smin = sorted + 2 * k * stride, *smax = smin + stride;
@@ -55,110 +54,178 @@ float *col__bp_sap_view(const col_boxes *boxes, const uint32_t *order, size_t m,
   bool x_inverted = false;
   for (size_t r = 0; r < m; r++) x_inverted = x_inverted || view->max[0][r] < view->min[0][r];
   view->x_lower = touch == COL_TOUCH_SEPARATES || x_inverted;
+}
+
+float *col__bp_sap_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
+                        col_sap_view *view) {
+  float *sorted = malloc(col__bp_sap_view_bytes(boxes, m));
+  if (sorted != NULL) fill_view(boxes, order, m, touch, view, sorted);
   return sorted;
 }
 
-/* Horizontal bands of equal height over the boxes' y range: band_of is monotonic in y, so a
- * box spans bands band_of(min y)..band_of(max y) and every y value in it lies in one of them. */
-typedef struct col__bands {
-  float y0, scale;
-  int count;
-} col__bands;
+/* Cells over y (and z in 3D) of equal size: cell_of is monotonic in the coordinate, so a box
+ * spans cells cell_of(min)..cell_of(max) on each axis and every value in it lies in one of
+ * them. */
+typedef struct col__cells {
+  float lo[2], scale[2]; /* axis y, then z */
+  int count[2];          /* cells per axis (1 on z in 2D) */
+} col__cells;
 
-static inline int band_of(const col__bands *b, float y) {
-  const float t = (y - b->y0) * b->scale;
+static inline int cell_of(const col__cells *c, int axis, float v) {
+  const float t = (v - c->lo[axis]) * c->scale[axis];
   const int i = t > 0 ? (int)t : 0;
-  return i < b->count ? i : b->count - 1;
+  return i < c->count[axis] ? i : c->count[axis] - 1;
 }
 
-/* One sweep over order[0..m) (sorted on min x). With `band` >= 0, a pair is kept only when
- * the larger of the two min y lies in that band (so a pair seen in several bands is kept
- * once: both boxes span that y value, so both are in that band). */
+/* A cell's sweep: boxes order[0..m) of the cell (sorted on min x), the cell's coordinates
+ * (cy, cz) and each box's first cell per axis (first_y, first_z by box index; NULL for a plain
+ * sweep). A pair is kept in the cell holding the larger of the two min y (and min z): both boxes
+ * cover that value, so they meet there, and it is the cell whose row is the larger of their
+ * first rows; pairs met in other cells are dropped there. Hits are written straight into the
+ * pair list, room for a run's hits reserved once. */
 static col_status sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx,
-                        const col__bands *bands, int band) {
-  col_sap_view view;
-  float *sorted = col__bp_sap_view(bp->boxes, order, m, bp->touch, &view);
-  if (sorted == NULL) return COL_ERR_MEMORY;
-  col_status st = COL_OK;
-  const float *min_y = bp->boxes->min[1];
-  for (size_t r = 0; r + 1 < m && st == COL_OK; r++) {
+                        const col_sap_view *view, const uint8_t *first_y, const uint8_t *first_z,
+                        int cy, int cz) {
+  col_pairs *out = bp->out;
+  for (size_t r = 0; r + 1 < m; r++) {
     size_t tested;
-    const size_t hits = bp->backend->k.sap_run(&view, r, bp->touch, idx, &tested);
+    const size_t hits = bp->backend->k.sap_run(view, r, bp->touch, idx, &tested);
     bp->stats.tests += tested;
-    for (size_t k = 0; k < hits && st == COL_OK; k++) {
-      const uint32_t a = order[r], b = order[idx[k]];
-      if (band >= 0 && band_of(bands, min_y[a] > min_y[b] ? min_y[a] : min_y[b]) != band) continue;
-      st = col__bp_push(bp, a, b);
+    if (hits == 0) continue;
+    if (out->capacity - out->count < hits) {
+      const col_status st = col__bp_reserve(bp, hits);
+      if (st != COL_OK) return st;
     }
+    const uint32_t a = order[r];
+    col_pair *dst = out->data + out->count;
+    size_t kept = 0;
+    const int ay = first_y ? first_y[a] : cy, az = first_z ? first_z[a] : cz;
+    if (ay == cy && az == cz) {
+      /* a starts in this cell: so does the larger first row/layer of every pair it has here. */
+      for (size_t k = 0; k < hits; k++) {
+        const uint32_t b = order[idx[k]];
+        dst[k] = a < b ? (col_pair){a, b} : (col_pair){b, a};
+      }
+      kept = hits;
+    } else {
+      for (size_t k = 0; k < hits; k++) {
+        const uint32_t b = order[idx[k]];
+        const int by = first_y[b], bz = first_z ? first_z[b] : cz;
+        const bool here = (ay > by ? ay : by) == cy && (az > bz ? az : bz) == cz;
+        dst[kept] = a < b ? (col_pair){a, b} : (col_pair){b, a};
+        kept += here;
+      }
+    }
+    out->count += kept;
+    bp->stats.pairs += kept;
   }
-  free(sorted);
-  return st;
+  return COL_OK;
 }
 
-/* How many y bands: about four mean box heights each, at most 64, and only when every box is
- * finite and upright on y (an inverted box can still overlap others, but spans no band) and
- * the copies stay under 2m. Returns 1 for a plain sweep; otherwise span[r] gets the first and
- * last band of order[r], and start[b + 1] the number of boxes in band b. */
-static int choose_bands(const col_boxes *boxes, const uint32_t *order, size_t m, col__bands *b,
-                        uint8_t (*span)[2], size_t *start) {
+/* Cells per axis: about CELL_EXTENTS mean box extents each, at most 64 (2D) or 16 per axis
+ * (3D), and only when every box is finite and upright on the partitioned axes (an inverted box
+ * can still overlap others, but spans no cell) and the copies stay under 3m. Returns the
+ * number of cells, 1 for a plain sweep; otherwise first[] / last[] get each box's cells per
+ * axis (by box index) and start[c + 1] the number of boxes in cell c. */
+enum { CELL_EXTENTS = 4, MAX_CELLS = 256 };
+static int choose_cells(const col_boxes *boxes, const uint32_t *order, size_t m, col__cells *c,
+                        uint8_t *first[2], uint8_t *last[2], size_t *start) {
   if (m < 256) return 1;
-  const float *lo = boxes->min[1], *hi = boxes->max[1];
-  float y0 = INFINITY, y1 = -INFINITY;
-  double height = 0;
-  for (size_t r = 0; r < m; r++) {
-    const float l = lo[order[r]], h = hi[order[r]];
-    if (!(l <= h) || !isfinite(l) || !isfinite(h)) return 1;
-    y0 = l < y0 ? l : y0, y1 = h > y1 ? h : y1, height += (double)h - l;
+  const int axes = boxes->dims == 3 ? 2 : 1, cap = axes == 2 ? 16 : 64;
+  c->count[1] = 1, c->lo[1] = 0, c->scale[1] = 0;
+  for (int a = 0; a < axes; a++) {
+    const float *lo = boxes->min[1 + a], *hi = boxes->max[1 + a];
+    float v0 = INFINITY, v1 = -INFINITY;
+    double size = 0;
+    for (size_t r = 0; r < m; r++) {
+      const float l = lo[order[r]], h = hi[order[r]];
+      if (!(l <= h) || !isfinite(l) || !isfinite(h)) return 1;
+      v0 = l < v0 ? l : v0, v1 = h > v1 ? h : v1, size += (double)h - l;
+    }
+    const double mean = size / (double)m, extent = (double)v1 - v0;
+    if (!(mean > 0) || !(extent > 0)) return 1;
+    /* Clamped as a double: boxes of tiny size over a huge extent give a ratio past INT_MAX. */
+    const double ratio = extent / (CELL_EXTENTS * mean);
+    const int k = ratio >= cap ? cap : ratio < 1.0 ? 1 : (int)ratio;
+    c->lo[a] = v0, c->count[a] = k, c->scale[a] = (float)((double)k / extent);
   }
-  const double mean = height / (double)m, extent = (double)y1 - y0;
-  if (!(mean > 0) || !(extent > 0)) return 1;
-  /* Clamped as a double: boxes of tiny height over a huge extent give a ratio past INT_MAX. */
-  const double ratio = extent / (4.0 * mean);
-  const int k = ratio >= 64.0 ? 64 : ratio < 1.0 ? 1 : (int)ratio;
-  if (k == 1) return 1;
-  b->y0 = y0, b->count = k, b->scale = (float)((double)k / extent);
+  const int cells = c->count[0] * c->count[1];
+  if (cells == 1) return 1;
   size_t copies = 0;
   for (size_t r = 0; r < m; r++) {
-    const int first = band_of(b, lo[order[r]]), last = band_of(b, hi[order[r]]);
-    span[r][0] = (uint8_t)first, span[r][1] = (uint8_t)last;
-    copies += (size_t)(last - first + 1);
-    for (int q = first; q <= last; q++) start[q + 1]++;
+    const uint32_t i = order[r];
+    int span = 1;
+    for (int a = 0; a < axes; a++) {
+      first[a][i] = (uint8_t)cell_of(c, a, boxes->min[1 + a][i]);
+      last[a][i] = (uint8_t)cell_of(c, a, boxes->max[1 + a][i]);
+      span *= last[a][i] - first[a][i] + 1;
+    }
+    copies += (size_t)span;
   }
-  return copies <= 2 * m ? k : 1;
+  if (copies > 3 * m) return 1;
+  for (size_t r = 0; r < m; r++) {
+    const uint32_t i = order[r];
+    const int z0 = axes == 2 ? first[1][i] : 0, z1 = axes == 2 ? last[1][i] : 0;
+    for (int y = first[0][i]; y <= last[0][i]; y++)
+      for (int z = z0; z <= z1; z++) start[y * c->count[1] + z + 1]++;
+  }
+  return cells;
 }
 
 col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx) {
   const col_boxes *boxes = bp->boxes;
-  col__bands bands;
-  size_t start[65] = {0};
-  uint8_t(*span)[2] = malloc((m ? m : 1) * sizeof *span);
-  if (span == NULL) return COL_ERR_MEMORY;
-  const int k = choose_bands(boxes, order, m, &bands, span, start);
-  if (k == 1) {
-    free(span);
-    col__bp_scratch(bp, bp->stats.scratch_bytes + col__bp_sap_view_bytes(boxes, m));
-    return sweep(bp, order, m, idx, NULL, -1);
+  const size_t n = boxes->count;
+  col__cells cells;
+  size_t start[MAX_CELLS + 1] = {0};
+  uint8_t *spans = malloc((n ? n : 1) * 4);
+  if (spans == NULL) return COL_ERR_MEMORY;
+  uint8_t *first[2] = {spans, spans + 2 * n}, *last[2] = {spans + n, spans + 3 * n};
+  const int k = choose_cells(boxes, order, m, &cells, first, last, start);
+  size_t largest = m;
+  uint32_t *lists = NULL;
+  if (k > 1) {
+    /* Each cell's boxes, still sorted on min x (a stable distribution of the order). */
+    for (int c = 0; c < k; c++) start[c + 1] += start[c];
+    lists = malloc((start[k] ? start[k] : 1) * sizeof(uint32_t));
+    if (lists == NULL) {
+      free(spans);
+      return COL_ERR_MEMORY;
+    }
+    size_t fill[MAX_CELLS];
+    largest = 0;
+    for (int c = 0; c < k; c++) {
+      fill[c] = start[c];
+      if (start[c + 1] - start[c] > largest) largest = start[c + 1] - start[c];
+    }
+    const int kz = cells.count[1];
+    for (size_t r = 0; r < m; r++) {
+      const uint32_t i = order[r];
+      const int z0 = kz > 1 ? first[1][i] : 0, z1 = kz > 1 ? last[1][i] : 0;
+      for (int y = first[0][i]; y <= last[0][i]; y++)
+        for (int z = z0; z <= z1; z++) lists[fill[y * kz + z]++] = i;
+    }
   }
-  /* Each band's boxes, still sorted on min x (a stable distribution of the order). */
-  for (int b = 0; b < k; b++) start[b + 1] += start[b];
-  uint32_t *lists = malloc((start[k] ? start[k] : 1) * sizeof(uint32_t));
-  if (lists == NULL) {
-    free(span);
+  float *sorted = malloc(col__bp_sap_view_bytes(boxes, largest));
+  if (sorted == NULL) {
+    free(spans), free(lists);
     return COL_ERR_MEMORY;
   }
-  size_t fill[64], largest = 0;
-  for (int b = 0; b < k; b++) {
-    fill[b] = start[b];
-    if (start[b + 1] - start[b] > largest) largest = start[b + 1] - start[b];
-  }
-  for (size_t r = 0; r < m; r++)
-    for (int b = span[r][0]; b <= span[r][1]; b++) lists[fill[b]++] = order[r];
-  free(span);
-  col__bp_scratch(bp, bp->stats.scratch_bytes + start[k] * sizeof(uint32_t) + 2 * m +
+  col__bp_scratch(bp, bp->stats.scratch_bytes + 4 * n + (k > 1 ? start[k] * sizeof(uint32_t) : 0) +
                           col__bp_sap_view_bytes(boxes, largest));
   col_status st = COL_OK;
-  for (int b = 0; b < k && st == COL_OK; b++)
-    st = sweep(bp, lists + start[b], start[b + 1] - start[b], idx, &bands, b);
-  free(lists);
+  col_sap_view view;
+  if (k == 1) {
+    fill_view(boxes, order, m, bp->touch, &view, sorted);
+    st = sweep(bp, order, m, idx, &view, NULL, NULL, 0, 0);
+  } else {
+    for (int c = 0; c < k && st == COL_OK; c++) {
+      const size_t count = start[c + 1] - start[c];
+      if (count < 2) continue;
+      fill_view(boxes, lists + start[c], count, bp->touch, &view, sorted);
+      st = sweep(bp, lists + start[c], count, idx, &view, first[0],
+                 cells.count[1] > 1 ? first[1] : NULL, c / cells.count[1], c % cells.count[1]);
+    }
+  }
+  free(sorted), free(spans), free(lists);
   return st;
 }
