@@ -100,10 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * past it), starting `offset` floats into the block so that vector loads are unaligned. */
   float *base[6], *v[6];
   for (int k = 0; k < 6; k++) {
-    base[k] = malloc((offset + n + 1) * sizeof(float));
+    base[k] = fz_alloc((offset + n) * sizeof(float));
     v[k] = base[k] + offset;
   }
-  unsigned char *aos_raw = malloc(offset * sizeof(float) + n * sizeof(col_aabb2) + 1);
+  unsigned char *aos_raw = fz_alloc(offset * sizeof(float) + n * sizeof(col_aabb2));
   col_aabb2 *aos = (col_aabb2 *)(void *)(aos_raw + offset * sizeof(float));
   for (size_t i = 0; i < n; i++) {
     for (int k = 0; k < 4; k++) v[k][i] = fz_float(&r); /* min x, min y, max x, max y */
@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   answers ans[FZ_MAX_BACKENDS];
   bool agree = true;
   for (size_t b = 0; b < nb; b++) {
-    for (int k = 0; k < QUERIES; k++) ans[b].idx[k] = malloc((n + 1) * sizeof(uint32_t));
+    for (int k = 0; k < QUERIES; k++) ans[b].idx[k] = fz_alloc(n * sizeof(uint32_t));
     fz_select(names[b]);
     run_all(&ans[b], q, &set, aos);
     agree = agree && same(&ans[0], &ans[b]);

@@ -1,9 +1,12 @@
-/* Differential fuzz target: every broadphase on every supported backend against the scalar
- * brute force, as sorted pair lists, both touch rules.
- * Input: flags byte (bit 0: 3D), n as two bytes (0..1023), then boxes of 4 (2D) or 6 (3D)
- * floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the remaining
- * boxes come from a generator seeded by the input length: small boxes in a 1000-wide world.
- * Then the incremental cache is checked over three frames of moving boxes. */
+/* Differential fuzz target: every registered broadphase against an independent oracle (sort on
+ * min x, the single-pair rule; itself checked against the scalar brute force up to BRUTE_MAX
+ * boxes), as sorted pair lists: each algorithm on scalar, those that run the backend's kernels
+ * also on one more backend picked by the input; then the incremental cache over three frames.
+ * Input: flags byte (bit 0: 3D; bit 1: the open touch rule; bits 2-7 pick the backend), n as
+ * two bytes (0..1023 when the second byte's top four bits are set, else 0..127), then boxes of 4
+ * (2D) or 6 (3D) floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the
+ * remaining boxes come from a generator seeded by the input length: small boxes in a 1000-wide
+ * world. */
 #include "fuzz_common.h"
 
 #include <math.h>
@@ -11,6 +14,12 @@
 #include <string.h>
 
 const char fz_target[] = "broadphase";
+
+enum {
+  BRUTE_MAX = 256,    /* brute force runs (and checks the oracle) up to this many boxes */
+  PAIR_BUDGET = 2048, /* pairs per input at most (see below) */
+  SMALL_MAX = 128     /* larger sets: only the algorithms that run the backend's kernels */
+};
 
 static bool same(const col_pairs *x, const col_pairs *y) {
   return x->count == y->count &&
@@ -24,12 +33,91 @@ static void print_pairs(const char *label, const col_pairs *p) {
   fputs(p->count > 64 ? " ...\n" : "\n", stderr);
 }
 
+/* The pair set by a method independent of the library's algorithms: sort the NaN-free boxes
+ * on min x, then each box against the later ones while their min x reaches its max x (for an
+ * overlapping pair the box sorted first always satisfies that, whatever the boxes' shapes),
+ * each pair decided by the public single-pair rule. */
+typedef struct {
+  float min_x;
+  uint32_t index;
+} entry;
+
+static int by_min_x(const void *p, const void *q) {
+  const float a = ((const entry *)p)->min_x, b = ((const entry *)q)->min_x;
+  if (a != b) return a < b ? -1 : 1;
+  return ((const entry *)p)->index < ((const entry *)q)->index ? -1 : 1;
+}
+
+static col_aabb3 box_at(const col_boxes *s, size_t i) {
+  const bool three = s->dims == 3;
+  return (col_aabb3){{s->min[0][i], s->min[1][i], three ? s->min[2][i] : 0.0f},
+                     {s->max[0][i], s->max[1][i], three ? s->max[2][i] : 0.0f}};
+}
+
+static bool rule(const col_boxes *s, col_aabb3 a, col_aabb3 b, col_touch touch) {
+  if (s->dims == 3) return col_aabb3_overlap(a, b, touch);
+  return col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
+                           (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
+}
+
+static void oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
+  entry *e = fz_alloc(s->count * sizeof *e);
+  size_t m = 0;
+  for (size_t i = 0; i < s->count; i++)
+    if (s->min[0][i] == s->min[0][i]) e[m++] = (entry){s->min[0][i], (uint32_t)i};
+  qsort(e, m, sizeof *e, by_min_x);
+  out->count = 0;
+  for (size_t r = 0; r < m; r++) {
+    const col_aabb3 a = box_at(s, e[r].index);
+    for (size_t j = r + 1; j < m; j++) {
+      if (touch == COL_TOUCH_SEPARATES ? !(e[j].min_x < a.max.x) : !(e[j].min_x <= a.max.x)) break;
+      if (rule(s, a, box_at(s, e[j].index), touch) &&
+          col_pairs_push(out, e[r].index, e[j].index) != COL_OK)
+        abort();
+    }
+  }
+  free(e);
+  col_pairs_sort(out);
+  /* While brute force is cheap, the oracle itself is checked against it. */
+  if (s->count <= BRUTE_MAX) {
+    col_pairs brute = {0};
+    fz_select("scalar");
+    if (col_broadphase_pairs(COL_BROADPHASE_BRUTE, s, touch, &brute, NULL) != COL_OK) abort();
+    col_pairs_sort(&brute);
+    if (!same(&brute, out)) {
+      print_pairs("oracle (sort on min x)", out);
+      print_pairs("brute/scalar  <- DIFFERS", &brute);
+      fz_fail();
+    }
+    col_pairs_free(&brute);
+  }
+}
+
+static _Noreturn void report(const col_boxes *s, float *const v[6], col_touch touch,
+                             const col_pairs *want, const col_pairs *got, const char *label) {
+  fprintf(stderr, "fuzz broadphase: touch rule %d, %uD, %zu boxes\n", touch, s->dims, s->count);
+  for (size_t i = 0; i < s->count && i < 200; i++) {
+    char name[48];
+    snprintf(name, sizeof name, "box %zu min, max", i);
+    const float box[6] = {v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i]};
+    fz_print_floats(name, box, 6);
+  }
+  print_pairs("expected (oracle)", want);
+  print_pairs(label, got);
+  fz_fail();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_reader r = {data, size};
-  const unsigned dims = (fz_u8(&r) & 1) ? 3 : 2;
-  const size_t n = ((size_t)fz_u8(&r) | (size_t)fz_u8(&r) << 8) % 1024;
+  const uint8_t flags = fz_u8(&r);
+  const unsigned dims = (flags & 1) ? 3 : 2;
+  const uint8_t n_low = fz_u8(&r), n_high = fz_u8(&r);
+  /* Up to 1023 boxes when the second byte's top four bits are set (past the 256 where sweep
+   * and prune starts its cells), else up to 127: the cost grows with the boxes, and one input
+   * in sixteen large keeps the average near a millisecond. */
+  const size_t n = ((size_t)n_low | (size_t)n_high << 8) % ((n_high & 0xF0) == 0xF0 ? 1024 : 128);
   float *v[6];
-  for (int k = 0; k < 6; k++) v[k] = malloc((n + 1) * sizeof(float));
+  for (int k = 0; k < 6; k++) v[k] = fz_alloc(n * sizeof(float));
   uint64_t seed = size * 0x9E3779B97F4A7C15u;
   for (size_t i = 0; i < n; i++) {
     const int order[6] = {0, 1, 3, 4, 2, 5};
@@ -47,77 +135,77 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (dims == 2) v[2][i] = v[5][i] = 0.0f;
   }
-  const col_boxes boxes = {dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, n};
+  col_boxes boxes = {dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, n};
 
+  /* The expected pairs from the oracle; brute force on scalar is checked against it while
+   * it is cheap. A crowded set (every box over every other) costs each algorithm its pairs:
+   * the set is cut to its first half until the pairs fit PAIR_BUDGET, so every input stays
+   * cheap (crowding itself is covered by the sets that fit). */
+  const col_touch touch = (flags & 2) ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
+  col_pairs want = {0};
+  oracle(&boxes, touch, &want);
+  while (want.count > PAIR_BUDGET) {
+    boxes.count /= 2;
+    oracle(&boxes, touch, &want);
+  }
   const char *names[FZ_MAX_BACKENDS];
   const size_t nb = fz_backends(
       names, FZ_MAX_BACKENDS, COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB3_QUERY | COL_KERNEL_SAP_RUN);
-  for (int rule = 0; rule < 2; rule++) {
-    const col_touch touch = rule ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
-    col_pairs want = {0};
-    fz_select("scalar");
-    if (col_broadphase_pairs(COL_BROADPHASE_BRUTE, &boxes, touch, &want, NULL) != COL_OK) abort();
-    col_pairs_sort(&want);
-    for (size_t b = 0; b < nb; b++) {
-      fz_select(names[b]);
-      for (size_t a = 0; a < col_broadphase_count(); a++) {
-        col_broadphase_info info;
-        if (!col_broadphase_at(a, &info)) abort();
-        if ((dims == 2 && !info.two_d) || (dims == 3 && !info.three_d)) continue;
-        col_pairs got = {0};
-        if (col_broadphase_pairs(info.algorithm, &boxes, touch, &got, NULL) != COL_OK) abort();
-        col_pairs_sort(&got);
-        if (!same(&got, &want)) {
-          fprintf(stderr, "fuzz broadphase: %s on %s, touch rule %d, %uD, %zu boxes\n", info.name,
-                  names[b], touch, dims, n);
-          for (size_t i = 0; i < n && i < 200; i++) {
-            char label[48];
-            snprintf(label, sizeof label, "box %zu min, max", i);
-            const float box[6] = {v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i]};
-            fz_print_floats(label, box, 6);
-          }
-          print_pairs("brute/scalar", &want);
-          char label[48];
-          snprintf(label, sizeof label, "%s/%s  <- DIFFERS", info.name, names[b]);
-          print_pairs(label, &got);
-          fz_fail();
-        }
-        col_pairs_free(&got);
+  /* Every algorithm on scalar; those that run the backend's kernels also on one more backend
+   * picked by the input (the corpus covers them all). Brute force only up to BRUTE_MAX boxes. */
+  const char *run_on[2] = {"scalar", names[nb > 1 ? 1 + (size_t)(flags >> 2) % (nb - 1) : 0]};
+  for (size_t a = 0; a < col_broadphase_count(); a++) {
+    col_broadphase_info info;
+    if (!col_broadphase_at(a, &info)) abort();
+    if ((dims == 2 && !info.two_d) || (dims == 3 && !info.three_d)) continue;
+    if (info.algorithm == COL_BROADPHASE_BRUTE && boxes.count > BRUTE_MAX) continue;
+    /* Large sets are there for sweep and prune's cells (from 256 boxes); the algorithms that
+     * do not run the backend's kernels have no size threshold and are left to small sets
+     * (a tree over a few huge boxes among a thousand costs a quadratic number of visits). */
+    if (boxes.count > SMALL_MAX && !info.uses_backend) continue;
+    for (int k = 0; k < (info.uses_backend && nb > 1 ? 2 : 1); k++) {
+      fz_select(run_on[k]);
+      col_pairs got = {0};
+      if (col_broadphase_pairs(info.algorithm, &boxes, touch, &got, NULL) != COL_OK) abort();
+      col_pairs_sort(&got);
+      if (!same(&got, &want)) {
+        char label[64];
+        snprintf(label, sizeof label, "%s/%s  <- DIFFERS", info.name, run_on[k]);
+        report(&boxes, v, touch, &want, &got, label);
       }
+      col_pairs_free(&got);
     }
-    col_pairs_free(&want);
   }
 
-  /* The incremental cache over three frames: the boxes as decoded, then every fifth box
-   * moved (by a grid step, or to NaN and back), each frame against brute force. */
+  /* The incremental cache (the tree or sweep and prune, picked by the input's length; sweep
+   * and prune for large sets) over
+   * three frames: the boxes as decoded, then every fifth box moved (by a grid step, or to NaN
+   * and back), each frame against the oracle. */
   col_broadphase_cache *cache = NULL;
   if (col_broadphase_cache_create(&cache) != COL_OK) abort();
   fz_select("scalar");
-  /* Frames 0-2 keep the tree, 3-5 sweep and prune (switching resets the cache). */
-  for (int frame = 0; frame < 6; frame++) {
-    if (frame == 3 && col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP) != COL_OK)
-      abort();
+  if (((size & 1) || boxes.count > SMALL_MAX) &&
+      col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP) != COL_OK)
+    abort();
+  for (int frame = 0; frame < 3; frame++) {
     if (frame > 0)
-      for (size_t i = (size_t)frame; i < n; i += 5) {
+      for (size_t i = (size_t)frame; i < boxes.count; i += 5) {
         const float step = (float)((int)(i % 7) - 3) * 0.25f;
         for (int k = 0; k < 6; k++) v[k][i] += step;
         if (i % 11 == 0) v[1][i] = frame == 1 ? NAN : v[4][i];
       }
-    col_pairs want = {0}, got = {0};
-    if (col_broadphase_pairs(COL_BROADPHASE_BRUTE, &boxes, COL_TOUCH_OVERLAPS, &want, NULL) !=
-            COL_OK ||
-        col_broadphase_cache_update(cache, &boxes, COL_TOUCH_OVERLAPS, &got, NULL) != COL_OK)
-      abort();
-    col_pairs_sort(&want), col_pairs_sort(&got);
+    if (frame > 0) oracle(&boxes, touch, &want);
+    col_pairs got = {0};
+    if (col_broadphase_cache_update(cache, &boxes, touch, &got, NULL) != COL_OK) abort();
+    col_pairs_sort(&got);
     if (!same(&got, &want)) {
-      fprintf(stderr, "fuzz broadphase: incremental cache, frame %d, %uD, %zu boxes\n", frame, dims,
-              n);
-      print_pairs("brute/scalar", &want);
-      print_pairs("cache  <- DIFFERS", &got);
-      fz_fail();
+      char label[64];
+      snprintf(label, sizeof label, "cache frame %d  <- DIFFERS", frame);
+      report(&boxes, v, touch, &want, &got, label);
     }
-    col_pairs_free(&want), col_pairs_free(&got);
+    col_pairs_free(&got);
   }
+  col_pairs_free(&want);
   col_broadphase_cache_destroy(cache);
   for (int k = 0; k < 6; k++) free(v[k]);
   return 0;

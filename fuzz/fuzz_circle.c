@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const size_t n = fz_u8(&r) % (MAX_N + 1);
   /* Fields: ax ay ar bx by br avx avy bvx bvy am bm, one exact-size array each. */
   float *f[12];
-  for (int k = 0; k < 12; k++) f[k] = malloc(n * sizeof(float) + 1);
+  for (int k = 0; k < 12; k++) f[k] = fz_alloc(n * sizeof(float));
   for (size_t i = 0; i < n; i++) {
     for (int k = 0; k < 10; k++) f[k][i] = fz_float(&r);
     f[10][i] = (float)(fz_u8(&r) + 1) / 4.0f;
@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *names[FZ_MAX_BACKENDS];
   const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, COL_KERNEL_CIRCLE | COL_KERNEL_ELASTIC);
   float *vel[4];
-  for (int k = 0; k < 4; k++) vel[k] = malloc(n * sizeof(float) + 1);
+  for (int k = 0; k < 4; k++) vel[k] = fz_alloc(n * sizeof(float));
   for (size_t k = 0; k < nb; k++) {
     fz_select(names[k]);
     for (int test = 0; test < 2; test++) {

@@ -68,6 +68,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
+void *fz_alloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (p == NULL) abort();
+  return p;
+}
+
 void fz_select(const char *name) {
   const col_status st = col_backend_select(name);
   if (st != COL_OK) {

@@ -40,6 +40,10 @@ size_t fz_backends(const char **names, size_t max, unsigned kernels);
 /* Selects a backend by name or aborts: a fuzz run must never silently use another one. */
 void fz_select(const char *name);
 
+/* Exactly `bytes` of heap (one byte for 0, so that a pointer exists): no slack after the last
+ * element, so ASan sees a read or write of one element past it. Aborts when out of memory. */
+void *fz_alloc(size_t bytes);
+
 /* splitmix64: the generator behind every target's decoded fills. */
 uint64_t fz_splitmix(uint64_t *state);
 

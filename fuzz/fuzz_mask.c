@@ -32,7 +32,7 @@ static fz_sprite decode_sprite(fz_reader *r, uint8_t thr) {
   uint64_t seed = fz_u32(r);
   const uint8_t density = fz_u8(r);
   const size_t n = (size_t)w * (size_t)h;
-  f.raw = malloc(n * sizeof(uint32_t) + 1);
+  f.raw = fz_alloc(n * sizeof(uint32_t));
   const uint8_t near[4] = {0, thr, (uint8_t)(thr == 255 ? 255 : thr + 1), 255};
   for (size_t i = 0; i < n; i++) {
     const uint64_t z = fz_splitmix(&seed);
@@ -65,7 +65,7 @@ static void override_alphas(fz_reader *r, fz_sprite *f) {
  * which the constructor must drop. */
 static col_mask mask_from_raw_words(const col_mask *m, uint64_t seed) {
   const size_t per_row = m->stride; /* one word more than the data: garbage room */
-  uint64_t *bits = malloc(per_row * (size_t)m->height * sizeof(uint64_t) + 8);
+  uint64_t *bits = fz_alloc(per_row * (size_t)m->height * sizeof(uint64_t));
   for (int32_t y = 0; y < m->height; y++) {
     const size_t data = m->stride - 1;
     for (size_t k = 0; k < per_row; k++) {

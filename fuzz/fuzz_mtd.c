@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_reader r = {data, size};
   const size_t offset = fz_u8(&r) % 16;
   const size_t n = fz_u8(&r) % 128;
-  unsigned char *raw_a = malloc(offset * 4 + n * sizeof(col_aabb2) + 1);
-  unsigned char *raw_b = malloc(offset * 4 + n * sizeof(col_aabb2) + 1);
+  unsigned char *raw_a = fz_alloc(offset * 4 + n * sizeof(col_aabb2));
+  unsigned char *raw_b = fz_alloc(offset * 4 + n * sizeof(col_aabb2));
   col_aabb2 *a = (col_aabb2 *)(void *)(raw_a + offset * 4);
   col_aabb2 *b = (col_aabb2 *)(void *)(raw_b + offset * 4);
   for (size_t i = 0; i < n; i++) {
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   col_mtd *out[FZ_MAX_BACKENDS];
   bool agree = true;
   for (size_t k = 0; k < nb; k++) {
-    out[k] = malloc((n + 1) * sizeof(col_mtd));
+    out[k] = fz_alloc(n * sizeof(col_mtd));
     fz_select(names[k]);
     if (col_aabb2_mtd_batch(n, a, b, out[k]) != COL_OK) abort();
     for (size_t i = 0; i < n; i++) agree = agree && same_mtd(out[k][i], out[0][i]);

@@ -25,7 +25,7 @@ static fz_sprite decode_sprite(fz_reader *r, int64_t base_x, int64_t base_y, uin
   uint64_t seed = fz_u32(r);
   const uint8_t density = fz_u8(r);
   const size_t n = (size_t)stride * (size_t)h;
-  f.raw = malloc(n * sizeof(uint32_t) + 1); /* exactly the pixels: ASan sees any over-read */
+  f.raw = fz_alloc(n * sizeof(uint32_t)); /* exactly the pixels: ASan sees any over-read */
   const uint8_t near[4] = {0, thr, (uint8_t)(thr == 255 ? 255 : thr + 1), 255};
   for (size_t i = 0; i < n; i++) {
     const uint64_t z = fz_splitmix(&seed);

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const size_t n = fz_u8(&r) % 128;
   float *base[4], *v[4];
   for (int k = 0; k < 4; k++) {
-    base[k] = malloc((offset + n + 1) * sizeof(float));
+    base[k] = fz_alloc((offset + n) * sizeof(float));
     v[k] = base[k] + offset;
   }
   for (size_t i = 0; i < n; i++)

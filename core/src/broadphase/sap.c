@@ -128,20 +128,43 @@ static col_status sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *
  * number of cells, 1 for a plain sweep; otherwise first[] / last[] get each box's cells per
  * axis (by box index) and start[c + 1] the number of boxes in cell c. */
 enum { CELL_EXTENTS = 4, MAX_CELLS = 256 };
+
+/* The range and summed size of boxes order[0..m) on one axis, false when one is inverted or
+ * not finite there. Four independent accumulators: one chain of min / max / add per box would
+ * cost its latency per box. */
+static bool axis_extent(const float *lo, const float *hi, const uint32_t *order, size_t m,
+                        float *v0, float *v1, double *size) {
+  float mn[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+  float mx[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, sum[4] = {0, 0, 0, 0};
+  bool ok = true;
+  size_t r = 0;
+  for (; r + 4 <= m; r += 4)
+    for (int q = 0; q < 4; q++) {
+      const float l = lo[order[r + q]], h = hi[order[r + q]];
+      ok &= (l <= h) & (l > -INFINITY) & (h < INFINITY);
+      mn[q] = l < mn[q] ? l : mn[q], mx[q] = h > mx[q] ? h : mx[q], sum[q] += h - l;
+    }
+  for (; r < m; r++) {
+    const float l = lo[order[r]], h = hi[order[r]];
+    ok &= (l <= h) & (l > -INFINITY) & (h < INFINITY);
+    mn[0] = l < mn[0] ? l : mn[0], mx[0] = h > mx[0] ? h : mx[0], sum[0] += h - l;
+  }
+  for (int q = 1; q < 4; q++)
+    mn[0] = mn[q] < mn[0] ? mn[q] : mn[0], mx[0] = mx[q] > mx[0] ? mx[q] : mx[0];
+  *v0 = mn[0], *v1 = mx[0];
+  *size = (double)sum[0] + sum[1] + sum[2] + sum[3];
+  return ok;
+}
+
 static int choose_cells(const col_boxes *boxes, const uint32_t *order, size_t m, col__cells *c,
                         uint8_t *first[2], uint8_t *last[2], size_t *start) {
   if (m < 256) return 1;
   const int axes = boxes->dims == 3 ? 2 : 1, cap = axes == 2 ? 16 : 64;
   c->count[1] = 1, c->lo[1] = 0, c->scale[1] = 0;
   for (int a = 0; a < axes; a++) {
-    const float *lo = boxes->min[1 + a], *hi = boxes->max[1 + a];
-    float v0 = INFINITY, v1 = -INFINITY;
-    double size = 0;
-    for (size_t r = 0; r < m; r++) {
-      const float l = lo[order[r]], h = hi[order[r]];
-      if (!(l <= h) || !isfinite(l) || !isfinite(h)) return 1;
-      v0 = l < v0 ? l : v0, v1 = h > v1 ? h : v1, size += (double)h - l;
-    }
+    float v0, v1;
+    double size;
+    if (!axis_extent(boxes->min[1 + a], boxes->max[1 + a], order, m, &v0, &v1, &size)) return 1;
     const double mean = size / (double)m, extent = (double)v1 - v0;
     if (!(mean > 0) || !(extent > 0)) return 1;
     /* Clamped as a double: boxes of tiny size over a huge extent give a ratio past INT_MAX. */
@@ -149,27 +172,21 @@ static int choose_cells(const col_boxes *boxes, const uint32_t *order, size_t m,
     const int k = ratio >= cap ? cap : ratio < 1.0 ? 1 : (int)ratio;
     c->lo[a] = v0, c->count[a] = k, c->scale[a] = (float)((double)k / extent);
   }
-  const int cells = c->count[0] * c->count[1];
+  const int cells = c->count[0] * c->count[1], kz = c->count[1];
   if (cells == 1) return 1;
   size_t copies = 0;
   for (size_t r = 0; r < m; r++) {
     const uint32_t i = order[r];
-    int span = 1;
-    for (int a = 0; a < axes; a++) {
-      first[a][i] = (uint8_t)cell_of(c, a, boxes->min[1 + a][i]);
-      last[a][i] = (uint8_t)cell_of(c, a, boxes->max[1 + a][i]);
-      span *= last[a][i] - first[a][i] + 1;
-    }
-    copies += (size_t)span;
+    const int y0 = cell_of(c, 0, boxes->min[1][i]), y1 = cell_of(c, 0, boxes->max[1][i]);
+    const int z0 = axes == 2 ? cell_of(c, 1, boxes->min[2][i]) : 0;
+    const int z1 = axes == 2 ? cell_of(c, 1, boxes->max[2][i]) : 0;
+    first[0][i] = (uint8_t)y0, last[0][i] = (uint8_t)y1;
+    first[1][i] = (uint8_t)z0, last[1][i] = (uint8_t)z1;
+    copies += (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
+    for (int y = y0; y <= y1; y++)
+      for (int z = z0; z <= z1; z++) start[y * kz + z + 1]++;
   }
-  if (copies > 3 * m) return 1;
-  for (size_t r = 0; r < m; r++) {
-    const uint32_t i = order[r];
-    const int z0 = axes == 2 ? first[1][i] : 0, z1 = axes == 2 ? last[1][i] : 0;
-    for (int y = first[0][i]; y <= last[0][i]; y++)
-      for (int z = z0; z <= z1; z++) start[y * c->count[1] + z + 1]++;
-  }
-  return cells;
+  return copies <= 3 * m ? cells : 1;
 }
 
 col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx) {
