@@ -141,7 +141,7 @@ FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
 .PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
-  fuzz-merge fuzz-cfl-check seeds report clean distclean format install uninstall install-check
+  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check
 .DEFAULT_GOAL := all
 
 all: lib
@@ -374,6 +374,12 @@ fuzz-brief: fuzz-build
 # Seeded bugs: each must be found within 60 seconds.
 fuzz-selftest: fuzz-build
 	@bash scripts/fuzz-selftest.sh
+
+# Mutation testing: MUTANTS single-token mutants of the kernels, broadphases, movement and
+# simulations, each fuzzed MUTANT_SECONDS with the corpus; kill rate, times, survivors as diffs
+# (build/mutants/report.md). Equivalent mutants: fuzz/mutants-equivalent.txt.
+fuzz-mutants: fuzz-build
+	@$(PYTHON) scripts/fuzz-mutants.py
 
 # Fold fuzz/corpus-local/ into the committed corpora, minimized.
 fuzz-merge: fuzz-build

@@ -21,6 +21,9 @@ col_status col__grid_reset(col__box_grid *g, float x0, float y0, float x1, float
     cell *= 2;
     w = ((double)x1 - x0) / cell + 1, h = ((double)y1 - y0) / cell + 1;
   }
+  /* Extents past what doubling the cell up to 1e30 brings under max_cells (boxes near
+   * +-FLT_MAX): one cell, always correct (every box meets every other there). */
+  if (!(w * h <= (double)max_cells)) w = h = 1;
   g->x0 = x0, g->y0 = y0, g->inv_cell = 1.0f / cell;
   g->width = w >= 1 && w < 4e9 ? (uint32_t)w : 1;
   g->height = h >= 1 && h < 4e9 ? (uint32_t)h : 1;

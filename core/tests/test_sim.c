@@ -3,6 +3,7 @@
  * against the naive loops bit for bit, with every broadphase algorithm, in scenes slow and
  * fast enough to force the fallback; error codes. */
 #include "helpers.h"
+#include "sim_grid.h"
 
 /* Every registered broadphase algorithm (at most MAX_ALG of them in these tests). */
 #define MAX_ALG 16
@@ -197,6 +198,23 @@ Test(sim, a_wild_entity_lands_on_one_that_was_no_candidate) {
     cr_expect_gt(st.fallbacks, 0u);
     for (int k = 0; k < 2; k++) col_world_destroy(&w[k]);
   }
+}
+
+/* The world step's grid over an extent past 1e30 on both axes (boxes near +-FLT_MAX; found by
+ * the sim fuzzer): the cell side stops growing at 1e30, and the grid once asked for 1e14 cells
+ * (out of memory, or ASan's allocation limit). It must stay within its cell budget, and still
+ * find a box stored anywhere. */
+Test(sim, the_world_grid_over_nearly_the_float_range_stays_within_its_budget) {
+  col__box_grid g = {0};
+  cr_assert_eq(col__grid_reset(&g, -1e37f, -1e37f, 1e37f, 1e37f, 1e30f, 28), COL_OK);
+  cr_expect_leq((uint64_t)g.width * g.height, 28u, "%u x %u cells", g.width, g.height);
+  cr_assert_eq(col__grid_insert(&g, 7, 1e37f, 1e37f, 1e37f, 1e37f), COL_OK);
+  uint32_t *ids = NULL;
+  size_t count = 0, capacity = 0;
+  cr_assert_eq(col__grid_query(&g, 9e36f, 9e36f, 1e37f, 1e37f, &ids, &count, &capacity), COL_OK);
+  cr_expect(count == 1 && ids[0] == 7);
+  free(ids);
+  col__grid_free(&g);
 }
 
 /* The benchmark's crowded world: boxes and platforms dropped at random over a fifth of the

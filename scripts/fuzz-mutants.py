@@ -1,0 +1,306 @@
+#!/usr/bin/python3
+"""Mutation testing of the fuzzers (`make fuzz-mutants`): single-token mutants of the kernel,
+broadphase, movement and simulation sources, each built and fuzzed with the committed corpus
+for a bounded time; reports the kill rate, the time to kill and the survivors as diffs.
+
+Every site of these operators in the sources (comments, strings and preprocessor lines left
+out) is a candidate: relational operators (< <= > >= == !=, each to its neighbour), && and ||
+(swapped), the SIMD compare predicates (vf_lt vf_le vf_gt vf_ge, to their neighbour), and
+"+ 1" / "- 1" (swapped). MUTANTS of them are drawn with a fixed seed (MUTANTS_SEED), so a run
+is reproducible and two runs with the same seed test the same mutants.
+
+A mutant is built as the fuzz self-test builds its bugs (a copy of the tree under
+build/mutants/<id>/, the fuzz build's objects reused) and fuzzed on the targets that reach its
+file (TARGETS below), MUTANT_SECONDS in all (default 60), starting from the committed corpus.
+It is killed when a target reports (a disagreement, a sanitizer report, a crash); it is
+stillborn when it does not compile (not counted). Survivors listed with a reason in
+fuzz/mutants-equivalent.txt (the mutant's id, then the reason) are equivalent: they cannot
+change any result, and are not counted either.
+
+Environment: MUTANTS (default 100), MUTANTS_SEED (default 1), MUTANT_SECONDS (default 60),
+MUTANT_JOBS (parallel mutants, default: the cores), MUTANTS_ONLY (ids, comma-separated).
+Writes build/mutants/report.md; exits non-zero when the kill rate is below 95%.
+"""
+import concurrent.futures
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "build", "mutants")
+# The fuzz build's flags without -Werror: a mutant that only draws a warning (|| among && wants
+# parentheses) must still be built and fuzzed. Built once into BASE, copied for each mutant.
+BASE_TREE = os.path.join(OUT, "base")
+BASE = os.path.join(BASE_TREE, "build", "fuzz")  # O=build/fuzz everywhere: the .d files match
+MAKE_VARS = ["CC=clang", "SANITIZE=fuzz",
+             "CFLAGS=-O2 -g -Wall -Wextra -Wno-error -Wshadow -Wstrict-prototypes"]
+
+# Which fuzz targets reach a source file (first match wins).
+TARGETS = [
+    (r"core/src/aabb\.c$", ["aabb", "args"]),
+    (r"core/src/aabb_ref\.h$", ["aabb", "broadphase"]),
+    (r"core/src/mtd\.c$", ["mtd", "args"]),
+    (r"core/src/mtd", ["mtd"]),
+    (r"core/src/sprite\.c$", ["sprite", "args"]),
+    (r"core/src/sprite", ["sprite", "mask"]),
+    (r"core/src/mask\.c$", ["mask", "args", "move"]),
+    (r"core/src/mask", ["mask", "move"]),
+    (r"core/src/move\.c$", ["move", "args"]),
+    (r"core/src/sweep\.c$", ["sweep", "args"]),
+    (r"core/src/sweep", ["sweep"]),
+    (r"core/src/circle\.c$", ["circle", "args", "sim"]),
+    (r"core/src/circle", ["circle", "sim"]),
+    (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
+    (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
+    (r"core/src/broadphase/", ["broadphase", "sim"]),
+    (r"core/src/simd/simd_aabb\.h$", ["aabb", "broadphase"]),
+    (r"core/src/simd/simd_sap\.h$", ["broadphase"]),
+    (r"core/src/simd/simd_mtd\.h$", ["mtd"]),
+    (r"core/src/simd/simd_sprite\.h$", ["sprite"]),
+    (r"core/src/simd/simd_mask\.h$", ["mask"]),
+    (r"core/src/simd/simd_sweep\.h$", ["sweep"]),
+    (r"core/src/simd/simd_circle\.h$", ["circle"]),
+    (r"core/src/simd/", ["aabb", "mtd", "sweep"]),
+    (r"core/src/(x86|arm)/", ["aabb", "mtd", "sprite", "mask", "sweep", "circle"]),
+]
+
+SOURCES = [
+    "core/src/aabb.c", "core/src/aabb_ref.h", "core/src/mtd.c", "core/src/mtd_ref.h",
+    "core/src/sprite.c", "core/src/sprite_ref.h", "core/src/mask.c", "core/src/mask_ref.h",
+    "core/src/move.c", "core/src/sweep.c", "core/src/sweep_ref.h", "core/src/circle.c",
+    "core/src/circle_ref.h", "core/src/sim.c", "core/src/sim_world.c", "core/src/sim_grid.c",
+    "core/src/broadphase/brute.c", "core/src/broadphase/sap.c", "core/src/broadphase/grid.c",
+    "core/src/broadphase/tree.c", "core/src/broadphase/quadtree.c",
+    "core/src/broadphase/cache.c", "core/src/broadphase/pairs.c",
+    "core/src/simd/simd_aabb.h", "core/src/simd/simd_sap.h", "core/src/simd/simd_mtd.h",
+    "core/src/simd/simd_sprite.h", "core/src/simd/simd_mask.h", "core/src/simd/simd_sweep.h",
+    "core/src/simd/simd_circle.h", "core/src/simd/simd_common.h",
+]
+
+# (pattern, replacement): each match of the pattern is one site.
+OPERATORS = [
+    (r"(?<![<>=!&|+\-*/%^])<(?![<=])", "<="),
+    (r"<=", "<"),
+    (r"(?<![<>=\-])>(?![>=])", ">="),
+    (r">=", ">"),
+    (r"==", "!="),
+    (r"!=", "=="),
+    (r"&&", "||"),
+    (r"\|\|", "&&"),
+    (r"\bvf_lt\(", "vf_le("),
+    (r"\bvf_le\(", "vf_lt("),
+    (r"\bvf_gt\(", "vf_ge("),
+    (r"\bvf_ge\(", "vf_gt("),
+    (r"\+ 1\b", "- 1"),
+    (r"- 1\b", "+ 1"),
+]
+
+
+def code_spans(line, in_comment):
+    """The parts of a line outside comments and strings: [(start, end)], and whether a block
+    comment is still open at its end."""
+    spans, i, start = [], 0, 0 if not in_comment else None
+    while i < len(line):
+        if in_comment:
+            j = line.find("*/", i)
+            if j < 0:
+                return spans, True
+            in_comment, i, start = False, j + 2, j + 2
+            continue
+        if line.startswith("/*", i):
+            spans.append((start, i))
+            in_comment = True
+            i += 2
+            continue
+        if line.startswith("//", i):
+            spans.append((start, i))
+            return spans, False
+        if line[i] in "\"'":
+            spans.append((start, i))
+            q, i = line[i], i + 1
+            while i < len(line) and line[i] != q:
+                i += 2 if line[i] == "\\" else 1
+            i += 1
+            start = i
+            continue
+        i += 1
+    spans.append((start, len(line)))
+    return spans, False
+
+
+def sites():
+    found = []
+    for path in SOURCES:
+        with open(os.path.join(ROOT, path)) as f:
+            lines = f.read().split("\n")
+        in_comment = False
+        for no, line in enumerate(lines, 1):
+            spans, in_comment_next = code_spans(line, in_comment)
+            in_comment = in_comment_next
+            if line.lstrip().startswith("#"):
+                continue
+            for a, b in spans:
+                for pattern, repl in OPERATORS:
+                    for m in re.finditer(pattern, line[a:b]):
+                        col = a + m.start()
+                        if "->" in line[max(0, col - 1):col + 2] and m.group(0) in (">", ">="):
+                            continue
+                        found.append((path, no, col, m.group(0), repl))
+    return found
+
+
+def targets_of(path):
+    for pattern, targets in TARGETS:
+        if re.search(pattern, path):
+            return targets
+    return ["aabb"]
+
+
+def mutant_id(site):
+    path, no, col, old, new = site
+    return f"{path.replace('core/src/', '').replace('/', '-')}:{no}:{col}:{old}->{new}"
+
+
+def copy_tree(work):
+    """The sources a fuzz build needs, under work/ (its build/ folder left as it is)."""
+    os.makedirs(work, exist_ok=True)
+    for item in ("Makefile", "core", "fuzz", "scripts", "harness"):
+        src, dst = os.path.join(ROOT, item), os.path.join(work, item)
+        if os.path.isdir(dst):
+            shutil.rmtree(dst)
+        (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, dst)
+    os.makedirs(os.path.join(work, "build"), exist_ok=True)
+    deps = os.path.join(ROOT, "build", ".deps-installed")
+    if os.path.exists(deps):
+        shutil.copy2(deps, os.path.join(work, "build", ".deps-installed"))
+
+
+def run_mutant(site, seconds):
+    path, no, col, old, new = site
+    ident = mutant_id(site)
+    work = os.path.join(OUT, re.sub(r"[^A-Za-z0-9_.-]", "_", ident))
+    shutil.rmtree(work, ignore_errors=True)
+    copy_tree(work)
+    shutil.copytree(os.path.join(BASE, "obj"), os.path.join(work, "build", "fuzz", "obj"))
+    for keep in (".flags", "libcollide.a"):
+        shutil.copy2(os.path.join(BASE, keep), os.path.join(work, "build", "fuzz", keep))
+    for root, _, files in os.walk(os.path.join(work, "build", "fuzz")):
+        for name in files:  # keep make's view of what is up to date
+            os.utime(os.path.join(root, name))
+    target_file = os.path.join(work, path)
+    with open(target_file) as f:
+        lines = f.read().split("\n")
+    line = lines[no - 1]
+    assert line[col:col + len(old)] == old, ident
+    before = line
+    lines[no - 1] = line[:col] + new + line[col + len(old):]
+    with open(target_file, "w") as f:
+        f.write("\n".join(lines))
+    targets = targets_of(path)
+    build = subprocess.run(
+        ["make", "-C", work, "--no-print-directory", "O=build/fuzz", *MAKE_VARS,
+         *[f"build/fuzz/fuzz_{t}" for t in targets]],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    diff = f"--- {path}:{no}\n-{before.strip()}\n+{lines[no - 1].strip()}"
+    if build.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
+        return ident, "stillborn", None, diff, targets
+    start = time.time()
+    share = max(1, seconds // len(targets))
+    verdict, killed_at = "survived", None
+    for t in targets:
+        corpus = os.path.join(work, "corpus-" + t)
+        shutil.copytree(os.path.join(ROOT, "fuzz", "corpus", t), corpus)
+        run = subprocess.run(
+            [os.path.join(work, "build", "fuzz", f"fuzz_{t}"), f"-max_total_time={share}",
+             "-max_len=8192", "-timeout=10", "-rss_limit_mb=4096", f"-dict={ROOT}/fuzz/collide.dict",
+             f"-artifact_prefix={work}/", corpus],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+        if run.returncode != 0:
+            verdict, killed_at = f"killed by {t}", time.time() - start
+            why = [l for l in run.stdout.split("\n")
+                   if re.search(r"DISAGREEMENT|differs|ERROR: |runtime error|fuzz [a-z]+: ", l)]
+            diff += "\n# " + (why[0][:200] if why else run.stdout.strip().split("\n")[-1][:200])
+            break
+    shutil.rmtree(work, ignore_errors=True)
+    return ident, verdict, killed_at, diff, targets
+
+
+def main():
+    count = int(os.environ.get("MUTANTS", "100"))
+    seed = int(os.environ.get("MUTANTS_SEED", "1"))
+    seconds = int(os.environ.get("MUTANT_SECONDS", "60"))
+    jobs = int(os.environ.get("MUTANT_JOBS", str(os.cpu_count() or 2)))
+    only = [s for s in os.environ.get("MUTANTS_ONLY", "").split(",") if s]
+    targets = sorted({t for _, ts in TARGETS for t in ts})
+    copy_tree(BASE_TREE)
+    base = subprocess.run(["make", "-C", BASE_TREE, "--no-print-directory", "O=build/fuzz",
+                           *MAKE_VARS, *[f"build/fuzz/fuzz_{t}" for t in targets]],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if base.returncode != 0:
+        print(base.stdout[-3000:], file=sys.stderr)
+        print("fuzz-mutants: the unmutated fuzz build failed", file=sys.stderr)
+        return 2
+    everything = sites()
+    if only:
+        chosen = [s for s in everything if mutant_id(s) in only]
+    else:
+        chosen = random.Random(seed).sample(everything, min(count, len(everything)))
+    equivalent = {}
+    eq_path = os.path.join(ROOT, "fuzz", "mutants-equivalent.txt")
+    if os.path.exists(eq_path):
+        for line in open(eq_path):
+            if line.strip() and not line.startswith("#"):
+                ident, _, reason = line.strip().partition(" ")
+                equivalent[ident] = reason.strip()
+    print(f"fuzz-mutants: {len(chosen)} of {len(everything)} sites (seed {seed}), "
+          f"{seconds}s each, {jobs} at a time", flush=True)
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(run_mutant, s, seconds): s for s in chosen}
+        for i, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            try:
+                ident, verdict, at, diff, targets = fut.result()
+            except Exception as e:  # e.g. a source edited during the run: the site moved
+                site = futures[fut]
+                ident, verdict, at, diff, targets = mutant_id(site), "stillborn", None, f"# {e!r}", []
+            results.append((ident, verdict, at, diff, targets))
+            when = f" in {at:.1f}s" if at is not None else ""
+            reason = diff.split("\n# ")[1] if "\n# " in diff else ""
+            print(f"[{i}/{len(chosen)}] {ident}: {verdict}{when}" + (f" ({reason})" if reason else ""),
+                  flush=True)
+    counted = [r for r in results if r[1] != "stillborn" and not (r[1] == "survived" and r[0] in equivalent)]
+    killed = [r for r in counted if r[1].startswith("killed")]
+    slow = [r for r in killed if r[2] > 60]
+    survivors = [r for r in counted if r[1] == "survived"]
+    rate = 100.0 * len(killed) / len(counted) if counted else 100.0
+    times = sorted(r[2] for r in killed)
+    median = times[len(times) // 2] if times else 0
+    lines = [
+        "# Mutation testing of the fuzzers", "",
+        f"{len(chosen)} single-token mutants of {len(everything)} sites (seed {seed}, "
+        f"{seconds} s each, committed corpus as the start). Stillborn (do not compile): "
+        f"{sum(r[1] == 'stillborn' for r in results)}; equivalent (fuzz/mutants-equivalent.txt): "
+        f"{sum(r[1] == 'survived' and r[0] in equivalent for r in results)}.", "",
+        f"Killed {len(killed)} of {len(counted)}: **{rate:.1f}%**; median time to kill "
+        f"{median:.1f} s, slowest {times[-1] if times else 0:.1f} s.", "",
+    ]
+    if survivors:
+        lines += ["## Survivors", ""]
+        for ident, _, _, diff, targets in sorted(survivors):
+            lines += [f"- `{ident}` (fuzzed by {', '.join(targets)})", "", "```diff", diff, "```", ""]
+    with open(os.path.join(OUT, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines[2:6]))
+    for ident, _, _, diff, _ in sorted(survivors):
+        print(f"survivor: {ident}\n{diff}")
+    print(f"fuzz-mutants: report in {os.path.relpath(os.path.join(OUT, 'report.md'), ROOT)}")
+    return 0 if rate >= 95.0 and not slow else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
