@@ -5,7 +5,8 @@
  * that apply (OK exactly when none does), and on an error leave every output untouched (they
  * start as canaries) and read nothing (arrays are allocated to exactly what they hold, which
  * may be less than a count that is being refused, so a read past them is an ASan report).
- * Input: an operation byte, then the operation's argument bytes (see each case). */
+ * Input: an operation byte, then the operation's argument bytes (see each case); the broadphase
+ * operation's NULL-flags byte also picks the per-frame cache (bit 6) and a NULL cache (bit 7). */
 #include "fuzz_common.h"
 
 #include <limits.h>
@@ -381,21 +382,31 @@ static void broadphase(fz_reader *r) {
   col_pairs out = {0};
   col_pairs_push(&out, 7, 9);
   col_broadphase_info info = {0};
-  const bool known = algorithm >= 0 && col_broadphase_at((size_t)algorithm, &info);
-  /* collide.h: NULL (boxes, out, or an array with count > 0), SIZE (dims not 2 or 3, count >
-   * UINT32_MAX, a dimension the algorithm does not take), ARGUMENT (touch, algorithm). */
+  /* Bit 6: the per-frame cache instead (its algorithm is set apart; bit 7: a NULL cache). */
+  const bool cached = nulls & 0x40, cache_null = cached && (nulls & 0x80);
+  const bool known = cached || (algorithm >= 0 && col_broadphase_at((size_t)algorithm, &info));
+  /* collide.h: NULL (boxes, out, or an array with count > 0; the cache), SIZE (dims not 2 or 3,
+   * count > UINT32_MAX, a dimension the algorithm does not take), ARGUMENT (touch, algorithm). */
   unsigned applies = 0;
-  if (boxes_null || out_null || (n > 0 && (dims == 2 || dims == 3) && !arrays))
+  if (boxes_null || out_null || cache_null || (n > 0 && (dims == 2 || dims == 3) && !arrays))
     applies |= ERR(COL_ERR_NULL);
   if ((dims != 2 && dims != 3) || n > UINT32_MAX) applies |= ERR(COL_ERR_SIZE);
-  if (known && ((dims == 2 && !info.two_d) || (dims == 3 && !info.three_d)))
+  if (!cached && known && ((dims == 2 && !info.two_d) || (dims == 3 && !info.three_d)))
     applies |= ERR(COL_ERR_SIZE);
   if (!valid01(touch) || !known) applies |= ERR(COL_ERR_ARGUMENT);
   if (applies != 0 || fits(n)) {
-    const col_status st =
-        col_broadphase_pairs((col_broadphase)algorithm, boxes_null ? NULL : &boxes,
-                             (col_touch)touch, out_null ? NULL : &out, NULL);
-    judge("col_broadphase_pairs", st, applies,
+    col_status st;
+    if (cached) {
+      col_broadphase_cache *cache = NULL;
+      if (col_broadphase_cache_create(&cache) != COL_OK) abort();
+      st = col_broadphase_cache_update(cache_null ? NULL : cache, boxes_null ? NULL : &boxes,
+                                       (col_touch)touch, out_null ? NULL : &out, NULL);
+      col_broadphase_cache_destroy(cache);
+    } else {
+      st = col_broadphase_pairs((col_broadphase)algorithm, boxes_null ? NULL : &boxes,
+                                (col_touch)touch, out_null ? NULL : &out, NULL);
+    }
+    judge(cached ? "col_broadphase_cache_update" : "col_broadphase_pairs", st, applies,
           out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9);
   }
   col_pairs_free(&out);
