@@ -59,7 +59,7 @@ enum { BUILTIN = sizeof builtin / sizeof builtin[0], REGISTRY_MAX = BUILTIN + CO
 
 /* User backends follow the built-in ones; their tables and names are copied here. */
 static col__backend user_table[COL_USER_MAX];
-static char user_name[COL_USER_MAX][COL__USER_NAME_MAX + 6];
+static char user_name[COL_USER_MAX][COL__USER_FULL_MAX];
 static atomic_int user_count;
 
 static int registry_size(void) { return BUILTIN + atomic_load(&user_count); }
@@ -246,7 +246,7 @@ bool col_backend_at(size_t i, col_backend_info *out) {
   return true;
 }
 
-bool col__user_name_ok(const char *name) {
+bool col__user_full_name(const char *name, char full[COL__USER_FULL_MAX]) {
   size_t n = 0;
   for (; name[n] != '\0'; n++) {
     const char c = name[n];
@@ -254,7 +254,9 @@ bool col__user_name_ok(const char *name) {
                     c == '_' || c == '-' || c == '.';
     if (!ok || n >= COL__USER_NAME_MAX) return false;
   }
-  return n > 0;
+  if (n == 0) return false;
+  snprintf(full, COL__USER_FULL_MAX, "user:%s", name);
+  return true;
 }
 
 static bool always(void) { return true; }
@@ -263,10 +265,10 @@ col_status col_backend_register(const col_user_backend *backend) {
   if (backend == NULL || backend->name == NULL) return COL_ERR_NULL;
   if (backend->version != COL_USER_VERSION) return COL_ERR_VERSION;
   const unsigned own = col__kernels_present(&backend->kernels);
-  if (!col__user_name_ok(backend->name) || backend->width == 0 || own == 0) return COL_ERR_ARGUMENT;
+  char full[COL__USER_FULL_MAX];
+  if (!col__user_full_name(backend->name, full) || backend->width == 0 || own == 0)
+    return COL_ERR_ARGUMENT;
   const int n = atomic_load(&user_count);
-  char full[sizeof user_name[0]];
-  snprintf(full, sizeof full, "user:%s", backend->name);
   if (find_backend(full) >= 0) return COL_ERR_EXISTS;
   if (n == COL_USER_MAX) return COL_ERR_SIZE;
   /* Empty slots run the reference, so the table is complete for every batch call. */

@@ -35,9 +35,12 @@ unsigned col__kernels_present(const col_kernels *k);
  * with `report`, names the first empty slot on stderr. */
 bool col__backend_complete(const col__backend *b, bool report);
 
-/* User names (backends and broadphases): 1 to COL__USER_NAME_MAX of [A-Za-z0-9_.-]. */
+/* User names (backends and broadphases): 1 to COL__USER_NAME_MAX of [A-Za-z0-9_.-], listed
+ * as "user:<name>". col__user_full_name checks `name` and writes the listed form to `full`
+ * (false, writing nothing, for a name that breaks the rule). */
 #define COL__USER_NAME_MAX 32
-bool col__user_name_ok(const char *name);
+#define COL__USER_FULL_MAX (COL__USER_NAME_MAX + sizeof "user:")
+bool col__user_full_name(const char *name, char full[COL__USER_FULL_MAX]);
 
 /* CPU feature tests (cpu.c, built without ISA flags). */
 bool col__cpu_any(void);

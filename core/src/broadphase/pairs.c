@@ -3,7 +3,6 @@
 #include "broadphase.h"
 
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +130,7 @@ enum { BUILTIN = sizeof builtin / sizeof builtin[0] };
 static struct {
   col_broadphase_info info;
   col_user_broadphase user;
-  char name[COL__USER_NAME_MAX + 6];
+  char name[COL__USER_FULL_MAX];
 } user[COL_USER_MAX];
 static atomic_int user_count;
 
@@ -155,11 +154,10 @@ col_status col_broadphase_register(const col_user_broadphase *broadphase,
       algorithm == NULL)
     return COL_ERR_NULL;
   if (broadphase->version != COL_USER_VERSION) return COL_ERR_VERSION;
-  if (!col__user_name_ok(broadphase->name) || !(broadphase->two_d || broadphase->three_d))
+  char full[COL__USER_FULL_MAX];
+  if (!col__user_full_name(broadphase->name, full) || !(broadphase->two_d || broadphase->three_d))
     return COL_ERR_ARGUMENT;
   const int n = atomic_load(&user_count);
-  char full[sizeof user[0].name];
-  snprintf(full, sizeof full, "user:%s", broadphase->name);
   for (size_t k = 0; k < algorithms(); k++)
     if (strcmp(info_of(k)->name, full) == 0) return COL_ERR_EXISTS;
   if (n == COL_USER_MAX) return COL_ERR_SIZE;
