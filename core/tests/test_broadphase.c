@@ -5,6 +5,7 @@
  * every pair, written here independently of the library's loops. */
 #include "helpers.h"
 
+#include <float.h>
 #include <stdlib.h>
 
 #include <string.h>
@@ -89,9 +90,9 @@ static float edge_value(uint64_t *rng) {
   }
 }
 
-enum scene { GRIDDED, EDGES, SAME_BOX, POINTS, SPREAD, FRACTIONS };
-static const char *const scene_names[] = {"gridded", "edges",  "same-box",
-                                          "points",  "spread", "fractions"};
+enum scene { GRIDDED, EDGES, SAME_BOX, POINTS, SPREAD, FRACTIONS, FLOAT_RANGE };
+static const char *const scene_names[] = {"gridded", "edges",     "same-box",   "points",
+                                          "spread",  "fractions", "float-range"};
 
 static void fill(box_set *s, enum scene scene, uint64_t *rng) {
   for (size_t i = 0; i < s->n; i++) {
@@ -109,6 +110,10 @@ static void fill(box_set *s, enum scene scene, uint64_t *rng) {
         lo = (float)(splitmix64(rng) >> 40) * 0x1p-18f;
         hi = lo + (float)(splitmix64(rng) >> 40) * 0x1p-22f;
         break;
+      case FLOAT_RANGE: /* finite boxes from -FLT_MAX to FLT_MAX: max - min overflows */
+        lo = (float)((int)rand_below(rng, 2049) - 1024) * (FLT_MAX / 1024);
+        hi = lo < FLT_MAX ? lo + (float)rand_below(rng, 2) * (FLT_MAX / 1024) : lo;
+        break;
       default: lo = (float)rand_below(rng, 8), hi = lo + (float)rand_below(rng, 3); break;
       }
       s->v[k][i] = lo, s->v[3 + k][i] = hi;
@@ -118,10 +123,10 @@ static void fill(box_set *s, enum scene scene, uint64_t *rng) {
 
 Test(broadphase, every_algorithm_equals_brute_force) {
   uint64_t rng = 9;
-  /* From 256 boxes on, sweep and prune deals upright finite boxes into y bands. */
+  /* From 256 boxes on, sweep and prune deals upright finite boxes into cells over y (and z). */
   const size_t sizes[] = {0, 1, 2, 3, 5, 16, 17, 33, 64, 150, 300, 1000};
   for (unsigned dims = 2; dims <= 3; dims++)
-    for (int scene = GRIDDED; scene <= FRACTIONS; scene++)
+    for (int scene = GRIDDED; scene <= FLOAT_RANGE; scene++)
       for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         box_set s = set_make(sizes[k], dims);
         fill(&s, (enum scene)scene, &rng);
@@ -298,7 +303,7 @@ Test(broadphase, bipartite_equals_all_against_all) {
   uint64_t rng = 13;
   const size_t sizes[][2] = {{0, 5}, {5, 0}, {1, 1}, {17, 33}, {100, 7}, {150, 150}};
   for (unsigned dims = 2; dims <= 3; dims++)
-    for (int scene = GRIDDED; scene <= FRACTIONS; scene++)
+    for (int scene = GRIDDED; scene <= FLOAT_RANGE; scene++)
       for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++) {
           box_set a = set_make(sizes[k][0], dims), b = set_make(sizes[k][1], dims);

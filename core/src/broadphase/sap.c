@@ -72,9 +72,11 @@ typedef struct col__cells {
 } col__cells;
 
 static inline int cell_of(const col__cells *c, int axis, float v) {
-  const float t = (v - c->lo[axis]) * c->scale[axis];
-  const int i = t > 0 ? (int)t : 0;
-  return i < c->count[axis] ? i : c->count[axis] - 1;
+  /* Clamped before the conversion: v - lo overflows to +inf for boxes near both ends of the
+   * float range, and converting inf to int is undefined. */
+  const float t = (v - c->lo[axis]) * c->scale[axis], last = (float)(c->count[axis] - 1);
+  const float u = t > 0 ? t : 0;
+  return (int)(u < last ? u : last);
 }
 
 /* A cell's sweep: boxes order[0..m) of the cell (sorted on min x), the cell's coordinates
