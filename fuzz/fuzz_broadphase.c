@@ -42,25 +42,25 @@ typedef struct {
   uint32_t index;
 } entry;
 
-static int by_min_x(const void *p, const void *q) {
+FZ_ORACLE static int by_min_x(const void *p, const void *q) {
   const float a = ((const entry *)p)->min_x, b = ((const entry *)q)->min_x;
   if (a != b) return a < b ? -1 : 1;
   return ((const entry *)p)->index < ((const entry *)q)->index ? -1 : 1;
 }
 
-static col_aabb3 box_at(const col_boxes *s, size_t i) {
+FZ_ORACLE static col_aabb3 box_at(const col_boxes *s, size_t i) {
   const bool three = s->dims == 3;
   return (col_aabb3){{s->min[0][i], s->min[1][i], three ? s->min[2][i] : 0.0f},
                      {s->max[0][i], s->max[1][i], three ? s->max[2][i] : 0.0f}};
 }
 
-static bool rule(const col_boxes *s, col_aabb3 a, col_aabb3 b, col_touch touch) {
+FZ_ORACLE static bool rule(const col_boxes *s, col_aabb3 a, col_aabb3 b, col_touch touch) {
   if (s->dims == 3) return col_aabb3_overlap(a, b, touch);
   return col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
                            (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
 }
 
-static void oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
+FZ_ORACLE static void oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
   entry *e = fz_alloc(s->count * sizeof *e);
   size_t m = 0;
   for (size_t i = 0; i < s->count; i++)

@@ -37,6 +37,14 @@ extern const uint32_t fz_special_bits[16];
 size_t fz_backends(const char **names, size_t max, unsigned kernels);
 #define FZ_MAX_BACKENDS (16 + COL_USER_MAX)
 
+/* For a target's own oracle: no coverage instrumentation (its compares say nothing about the
+ * library, and tracing them cost the broadphase target a tenth of its executions). */
+#if defined(__clang__)
+#define FZ_ORACLE __attribute__((no_sanitize("coverage")))
+#else
+#define FZ_ORACLE
+#endif
+
 /* Selects a backend by name or aborts: a fuzz run must never silently use another one. */
 void fz_select(const char *name);
 

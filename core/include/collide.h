@@ -248,10 +248,15 @@ typedef struct col_pair {
 } col_pair;
 
 /* A growable pair list owned by the caller: start it zeroed (or with col_pairs_init), reuse it
- * across calls (its memory is kept), release it with col_pairs_free. */
+ * across calls (its memory is kept), release it with col_pairs_free. `work` is the working
+ * memory the broadphases keep between calls made with this list (NULL until the first call
+ * that needs some; grown, never shrunk, by later calls), so that a loop calling
+ * col_broadphase_pairs once a frame stops allocating after its first frames. Leave it alone:
+ * set it only through col_pairs_init / col_pairs_free; two lists must not share it. */
 typedef struct col_pairs {
   col_pair *data;
   size_t count, capacity;
+  struct col_pairs_work *work;
 } col_pairs;
 
 void col_pairs_init(col_pairs *pairs);

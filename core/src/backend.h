@@ -16,6 +16,30 @@ typedef struct col__segment_prep {
 
 col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to);
 
+/* One cell of sweep and prune (broadphase/sap.c): `view` holds boxes [0, count) sorted on
+ * min x and the NaN padding after them; id[p] is the box index of position p, tag[p] says
+ * whether this cell is the box's first row (bit 0) and first layer (bit 1) of the grid. A
+ * pair met here is kept when (tag[r] | tag[j]) == 3: then this cell holds the larger first
+ * row and the larger first layer of the two boxes, the one cell that reports the pair. id and
+ * tag are readable over the padding too. */
+typedef struct col__sap_cell {
+  col_sap_view view;
+  const uint32_t *id, *tag;
+  size_t count;
+} col__sap_cell;
+
+/* Room a whole-cell sweep needs in the pair list before each block of a run. */
+#define COL__SAP_ROOM 16
+
+/* The whole-cell sweep: the runs of positions *r, *r + 1, ... (the run of *r resumed at
+ * position *j when *j != 0), each hit (min id, max id) written to out when kept by the tags;
+ * returns the pairs written and adds the run lengths to *tested. Stops when every run is done
+ * (*r = count - 1 or more) or, with *r / *j at the resume point, when fewer than
+ * COL__SAP_ROOM of `room` places remain. Pairs come in no particular order; writes may touch
+ * up to COL__SAP_ROOM places past the pairs written. */
+typedef size_t (*col__sap_sweep_fn)(const col__sap_cell *cell, col_touch touch, size_t *r,
+                                    size_t *j, col_pair *out, size_t room, size_t *tested);
+
 /* A backend: its public description and its kernels. Built-in tables fill every slot (checked
  * when the registry is first used); a user backend's empty slots hold the reference's kernels
  * and are left out of `kernels`. */
@@ -26,6 +50,9 @@ typedef struct col__backend {
   bool (*supported)(void);
   unsigned kernels; /* col_kernel bits the backend implements itself */
   col_kernels k;
+  /* The SIMD backends' whole-cell sweep; NULL (the reference, user backends): sweep and prune
+   * calls k.sap_run once per run instead. */
+  col__sap_sweep_fn sap_sweep;
 } col__backend;
 
 /* The col_kernel bits of a table's non-empty slots. */

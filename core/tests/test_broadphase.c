@@ -160,13 +160,15 @@ Test(broadphase, pruning_prunes) {
   cr_expect_eq(sap.pairs, brute.pairs);
   cr_expect_eq(grid.pairs, brute.pairs);
   /* Working memory: brute force one index per box; sweep and prune order, keys, radix scratch
-   * (2n), indices, then either a sorted copy of 2 x dims arrays with 16 padding boxes each, or
-   * y bands: each band's list (at most 2n entries in all), 2 bytes of band span per box, and
-   * the sorted copy of one band at a time. */
+   * (2n), indices, three counters per cell (up to 1,024 cells, 8 bytes each), the sorted
+   * copy (2 x dims arrays), a 4-byte cell span per box, then the
+   * cells' arrays (min and max per axis, box index, tag: 6 in 2D), each with at most 3n boxes
+   * (or all n in one cell) and 16 padding boxes per cell (at most 256 rows in 2D), rounded up
+   * to 64 bytes. */
   cr_expect_eq(brute.scratch_bytes, 2000u * 4u);
   cr_expect_geq(sap.scratch_bytes, 2000u * 5u * 4u);
-  cr_expect_leq(sap.scratch_bytes,
-                2000u * 5u * 4u + 2u * 2000u * 4u + 2u * 2000u + 4u * (2000u + 16u) * 4u);
+  cr_expect_leq(sap.scratch_bytes, 2000u * 5u * 4u + 3u * 1025u * 8u + 2000u * 4u * 4u +
+                                       4u * 2000u + 6u * ((3u * 2000u + 256u * 16u) * 4u + 64u));
   cr_expect_gt(grid.scratch_bytes, 2000u * 16u, "at least one 16-byte cell entry per box");
   col_pairs_free(&out);
   set_free(&s);
@@ -373,4 +375,46 @@ Test(broadphase, registry) {
   cr_expect_eq(col_broadphase_pairs((col_broadphase)-1, &one, COL_TOUCH_OVERLAPS, &out, NULL),
                COL_ERR_ARGUMENT);
   col_pairs_free(&out);
+}
+
+Test(broadphase, working_memory_is_kept_between_calls) {
+  /* Sweep and prune keeps its working memory in the pair list: a second call on the same
+   * boxes reuses it and gives the same pairs; a larger set then grows it and is still exact;
+   * col_pairs_free releases it (the ASan build would report a leak). */
+  uint64_t rng = 41;
+  box_set small = set_make(600, 3), large = set_make(3000, 3);
+  fill(&small, SPREAD, &rng);
+  fill(&large, SPREAD, &rng);
+  col_pairs out = {0}, first = {0};
+  cr_assert_eq(
+      col_broadphase_pairs(COL_BROADPHASE_SAP, &small.boxes, COL_TOUCH_OVERLAPS, &first, NULL),
+      COL_OK);
+  cr_assert_eq(
+      col_broadphase_pairs(COL_BROADPHASE_SAP, &small.boxes, COL_TOUCH_OVERLAPS, &out, NULL),
+      COL_OK);
+  cr_assert_not_null(out.work);
+  const struct col_pairs_work *kept = out.work;
+  cr_assert_eq(
+      col_broadphase_pairs(COL_BROADPHASE_SAP, &small.boxes, COL_TOUCH_OVERLAPS, &out, NULL),
+      COL_OK);
+  cr_expect_eq(out.work, kept, "the second call kept the same working memory");
+  col_pairs_sort(&out), col_pairs_sort(&first);
+  cr_assert_eq(out.count, first.count);
+  cr_expect_eq(memcmp(out.data, first.data, out.count * sizeof(col_pair)), 0);
+  col_pairs_free(&first);
+  expect_all_agree(&large, COL_TOUCH_OVERLAPS, "spread after a smaller set");
+  cr_assert_eq(
+      col_broadphase_pairs(COL_BROADPHASE_SAP, &large.boxes, COL_TOUCH_OVERLAPS, &out, NULL),
+      COL_OK);
+  col_pairs want = {0};
+  cr_assert_eq(
+      col_broadphase_pairs(COL_BROADPHASE_BRUTE, &large.boxes, COL_TOUCH_OVERLAPS, &want, NULL),
+      COL_OK);
+  col_pairs_sort(&out), col_pairs_sort(&want);
+  cr_assert_eq(out.count, want.count);
+  cr_expect_eq(memcmp(out.data, want.data, out.count * sizeof(col_pair)), 0);
+  col_pairs_free(&out);
+  cr_expect_null(out.work);
+  col_pairs_free(&want);
+  set_free(&small), set_free(&large);
 }

@@ -54,6 +54,10 @@ static inline uint32_t vm_bits(vm m) {
 static inline vf vf_select(vm m, vf t, vf f) { return simde_vbslq_f32(m, t, f); }
 static inline vi vi_loadu(const uint32_t *p) { return simde_vld1q_u32(p); }
 static inline vi vi_set1(uint32_t x) { return simde_vdupq_n_u32(x); }
+/* (t & need) == need per lane. */
+static inline vm vi_has_all(vi t, vi need) {
+  return simde_vceqq_u32(simde_vandq_u32(t, need), need);
+}
 static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_vcgtq_u32(simde_vshrq_n_u32(px, 24), thr);
 }

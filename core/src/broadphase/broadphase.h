@@ -22,6 +22,12 @@ static inline void col__bp_scratch(col__bp *bp, size_t bytes) {
 /* The argument checks every broadphase entry point shares (see col_broadphase_pairs). */
 col_status col__bp_check(const col_boxes *boxes, col_touch touch);
 
+/* Working memory kept in the pair list between calls (col_pairs.work): slot `slot` (<
+ * COL__BP_WORK_SLOTS) with room for `bytes`, its content undefined; NULL when out of memory.
+ * A slot's pointer stays valid until the next call for the same slot. */
+#define COL__BP_WORK_SLOTS 4
+void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes);
+
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
 /* Makes room for `extra` more pairs in the pair list (COL_ERR_MEMORY). */

@@ -7,13 +7,39 @@
 #include <string.h>
 
 void col_pairs_init(col_pairs *pairs) {
-  if (pairs != NULL) *pairs = (col_pairs){NULL, 0, 0};
+  if (pairs != NULL) *pairs = (col_pairs){NULL, 0, 0, NULL};
 }
+
+/* The working memory kept in a pair list: blocks that only grow (see col__bp_work). */
+struct col_pairs_work {
+  void *block[COL__BP_WORK_SLOTS];
+  size_t bytes[COL__BP_WORK_SLOTS];
+};
 
 void col_pairs_free(col_pairs *pairs) {
   if (pairs == NULL) return;
   free(pairs->data);
-  *pairs = (col_pairs){NULL, 0, 0};
+  if (pairs->work != NULL)
+    for (int k = 0; k < COL__BP_WORK_SLOTS; k++) free(pairs->work->block[k]);
+  free(pairs->work);
+  *pairs = (col_pairs){NULL, 0, 0, NULL};
+}
+
+void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes) {
+  col_pairs *out = bp->out;
+  if (out->work == NULL && (out->work = calloc(1, sizeof *out->work)) == NULL) return NULL;
+  struct col_pairs_work *w = out->work;
+  if (bytes == 0) bytes = 1;
+  if (w->bytes[slot] < bytes) {
+    /* Freed, not reallocated: the old content is not needed, so nothing is copied. Grown by
+     * half again so that slowly growing inputs do not reallocate every call. */
+    const size_t grown = bytes + bytes / 2;
+    free(w->block[slot]);
+    w->block[slot] = malloc(grown);
+    w->bytes[slot] = w->block[slot] != NULL ? grown : 0;
+    if (w->block[slot] == NULL) return NULL;
+  }
+  return w->block[slot];
 }
 
 static int by_pair(const void *x, const void *y) {

@@ -15,6 +15,10 @@
  *   vm_and vm_or vm_andnot(a, b) = a & ~b; vm_bits: lane i -> bit i
  *   vf_select(m, t, f)          t where m, else f
  *   vi_loadu vi_set1 vi_alpha_gt(px, thr) = (px >> 24) > thr, per lane, as a vm
+ *   vi_has_all(t, need)         lanes where (t & need) == need, as a vm
+ *   emit_pairs(out, keep, ids, a)  optional (COL_HAVE_EMIT_PAIRS): the pairs (min(a, ids[i]),
+ *                               max(a, ids[i])) of the set lanes i, packed at out (COL_W places
+ *                               may be written); returns how many
  *   load_aabb2_aos(p, &minx, &miny, &maxx, &maxy): W consecutive col_aabb2, transposed
  *   vq                          W/2 lanes of uint64 (1-bit mask words)
  *   vq_loadu vq_storeu vq_zero vq_and vq_or vq_add

@@ -48,6 +48,7 @@ const col__backend COL_TABLE = {
             .segment_spheres = simd_segment_spheres,
             .sap_run = simd_sap_run,
         },
+    .sap_sweep = simd_sap_sweep,
 };
 
 #endif

@@ -35,6 +35,72 @@ COL_INLINE size_t sap_run_t(const col_sap_view *v, size_t r, uint32_t *out, size
   }
 }
 
+#ifndef COL_HAVE_EMIT_PAIRS
+COL_INLINE size_t emit_pairs(col_pair *out, vm keep, const uint32_t *ids, uint32_t a) {
+  size_t k = 0;
+  for (uint32_t bits = vm_bits(keep); bits != 0; bits &= bits - 1u) {
+    const uint32_t b = ids[__builtin_ctz(bits)];
+    out[k++] = (col_pair){a < b ? a : b, a < b ? b : a};
+  }
+  return k;
+}
+#endif
+
+/* The whole-cell sweep (col__sap_sweep_fn): the run scan above with the cell's tag filter and
+ * the pairs written in place, so one call covers a cell instead of one call per box. */
+COL_INLINE size_t sap_sweep_t(const col__sap_cell *c, size_t *pr, size_t *pj, col_pair *out,
+                              size_t room, size_t *tested, unsigned dims, bool open, bool x_lower) {
+  const float *const *lo = c->view.min, *const *hi = c->view.max;
+  const uint32_t *id = c->id, *tag = c->tag;
+  size_t r = *pr, j = *pj, found = 0, t = 0;
+  for (; r + 1 < c->count; r++, j = 0) {
+    if (j == 0) j = r + 1;
+    const vf q_max_x = vf_set1(hi[0][r]), q_min_x = vf_set1(lo[0][r]);
+    const vf q_min_y = vf_set1(lo[1][r]), q_max_y = vf_set1(hi[1][r]);
+    const vf q_min_z = vf_set1(dims == 3 ? lo[2][r] : 0.0f);
+    const vf q_max_z = vf_set1(dims == 3 ? hi[2][r] : 0.0f);
+    const vi need = vi_set1(3u & ~tag[r]);
+    const uint32_t a = id[r];
+    for (;;) {
+      if (room - found < COL__SAP_ROOM) {
+        *pr = r, *pj = j, *tested += t;
+        return found;
+      }
+      const vf b_min_x = vf_loadu(lo[0] + j);
+      const vm in = open ? vf_gt(q_max_x, b_min_x) : vf_ge(q_max_x, b_min_x);
+      vm m =
+          vm_and(in, axis_test(q_min_y, q_max_y, vf_loadu(lo[1] + j), vf_loadu(hi[1] + j), open));
+      if (dims == 3)
+        m = vm_and(m, axis_test(q_min_z, q_max_z, vf_loadu(lo[2] + j), vf_loadu(hi[2] + j), open));
+      if (x_lower) {
+        const vf b_max_x = vf_loadu(hi[0] + j);
+        m = vm_and(m, open ? vf_gt(b_max_x, q_min_x) : vf_ge(b_max_x, q_min_x));
+      }
+      m = vm_and(m, vi_has_all(vi_loadu(tag + j), need));
+      found += emit_pairs(out + found, m, id + j, a);
+      const uint32_t run = vm_bits(in);
+      t += col_popcount(run);
+      if (run != COL_LANES) break;
+      j += COL_W;
+    }
+  }
+  *pr = r, *pj = 0, *tested += t;
+  return found;
+}
+
+static size_t simd_sap_sweep(const col__sap_cell *cell, col_touch touch, size_t *r, size_t *j,
+                             col_pair *out, size_t room, size_t *tested) {
+  const bool open = touch == COL_TOUCH_SEPARATES, x_lower = cell->view.x_lower;
+  if (cell->view.dims == 3) {
+    if (open) return sap_sweep_t(cell, r, j, out, room, tested, 3, true, true);
+    return x_lower ? sap_sweep_t(cell, r, j, out, room, tested, 3, false, true)
+                   : sap_sweep_t(cell, r, j, out, room, tested, 3, false, false);
+  }
+  if (open) return sap_sweep_t(cell, r, j, out, room, tested, 2, true, true);
+  return x_lower ? sap_sweep_t(cell, r, j, out, room, tested, 2, false, true)
+                 : sap_sweep_t(cell, r, j, out, room, tested, 2, false, false);
+}
+
 static size_t simd_sap_run(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                            size_t *tested) {
   const bool open = touch == COL_TOUCH_SEPARATES;

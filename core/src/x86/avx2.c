@@ -35,6 +35,10 @@ static inline uint32_t vm_bits(vm m) { return (uint32_t)simde_mm256_movemask_ps(
 static inline vf vf_select(vm m, vf t, vf f) { return simde_mm256_blendv_ps(f, t, m); }
 static inline vi vi_loadu(const uint32_t *p) { return simde_mm256_loadu_si256((const void *)p); }
 static inline vi vi_set1(uint32_t x) { return simde_mm256_set1_epi32((int32_t)x); }
+/* (t & need) == need per lane. */
+static inline vm vi_has_all(vi t, vi need) {
+  return simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(simde_mm256_and_si256(t, need), need));
+}
 /* Alphas and thresholds are 0..255, so the signed compare is exact. */
 static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_mm256_castsi256_ps(simde_mm256_cmpgt_epi32(simde_mm256_srli_epi32(px, 24), thr));

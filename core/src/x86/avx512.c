@@ -37,6 +37,10 @@ static inline uint32_t vm_bits(vm m) { return (uint32_t)m; }
 static inline vf vf_select(vm m, vf t, vf f) { return simde_mm512_mask_blend_ps(m, f, t); }
 static inline vi vi_loadu(const uint32_t *p) { return simde_mm512_loadu_si512((const void *)p); }
 static inline vi vi_set1(uint32_t x) { return simde_mm512_set1_epi32((int32_t)x); }
+/* (t & need) == need per lane. */
+static inline vm vi_has_all(vi t, vi need) {
+  return simde_mm512_cmpeq_epi32_mask(simde_mm512_and_si512(t, need), need);
+}
 /* Alphas and thresholds are 0..255, so the signed compare is exact. */
 static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_mm512_cmpgt_epi32_mask(simde_mm512_srli_epi32(px, 24), thr);
@@ -83,6 +87,35 @@ static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
     o = simde_mm512_mask_blend_ps(h_lanes[v], o, simde_mm512_permutexvar_ps(idx, h));
     simde_mm512_storeu_ps(f + 16 * v, o);
   }
+}
+
+/* Sweep and prune's pairs: the kept lanes' box indices packed with the register form of
+ * vpcompressd (the store form is the microcoded one), min / max against the query's index,
+ * and two interleaving permutes give sixteen (a, b) records, stored whole: the caller keeps
+ * room for them, so there is no branch on the number of hits. */
+#define COL_HAVE_EMIT_PAIRS 1
+/* SIMDe 0.7.4 takes the native vpcompressd only when AVX-512VL is enabled too (this build
+ * enables F alone, which has the 512-bit form), so the native build calls the intrinsic. */
+static inline vi compress_u32(vm keep, vi v) {
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+  return _mm512_maskz_compress_epi32(keep, v);
+#else
+  return simde_mm512_maskz_compress_epi32(keep, v);
+#endif
+}
+_Static_assert(sizeof(col_pair) == 8, "col_pair is two uint32");
+static inline size_t emit_pairs(col_pair *out, vm keep, const uint32_t *ids, uint32_t a) {
+  static const int32_t first_table[16] = {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23};
+  static const int32_t second_table[16] = {8,  24, 9,  25, 10, 26, 11, 27,
+                                           12, 28, 13, 29, 14, 30, 15, 31};
+  const vi b = compress_u32(keep, vi_loadu(ids)), q = vi_set1(a);
+  const vi lo = simde_mm512_min_epu32(q, b), hi = simde_mm512_max_epu32(q, b);
+  uint32_t *o = (uint32_t *)(void *)out;
+  simde_mm512_storeu_si512(
+      (void *)o, simde_mm512_permutex2var_epi32(lo, simde_mm512_loadu_si512(first_table), hi));
+  simde_mm512_storeu_si512((void *)(o + 16), simde_mm512_permutex2var_epi32(
+                                                 lo, simde_mm512_loadu_si512(second_table), hi));
+  return (size_t)__builtin_popcount((unsigned)keep);
 }
 
 /* Mask words: eight per vector. AVX-512F alone has neither vpshufb, vpsadbw nor vpopcntq on

@@ -36,6 +36,10 @@ static inline vf vf_select(vm m, vf t, vf f) {
 }
 static inline vi vi_loadu(const uint32_t *p) { return simde_mm_loadu_si128((const void *)p); }
 static inline vi vi_set1(uint32_t x) { return simde_mm_set1_epi32((int32_t)x); }
+/* (t & need) == need per lane. */
+static inline vm vi_has_all(vi t, vi need) {
+  return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(simde_mm_and_si128(t, need), need));
+}
 /* Alphas and thresholds are 0..255, so the signed compare is exact. */
 static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(simde_mm_srli_epi32(px, 24), thr));
