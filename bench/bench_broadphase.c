@@ -6,10 +6,10 @@
  * Scenes: bench_scenes.h (DESIGN.md 4.6), closed touch rule. In the moving scene each
  * iteration is one frame (bench_scene_step: a rotating tenth of the boxes moves); the
  * from-scratch algorithms recompute everything, tree-incremental and sap-incremental keep
- * col_broadphase_cache. Every case makes one untimed call before its timed ones.
- * Counters: pairs, tests, savings = 1 - tests / (N(N-1)/2), kcycles_per_run (TSC),
- * scratch_bytes (peak working memory of the run, from col_broadphase_stats) and pair_list_bytes
- * (the pair list's memory after the run). */
+ * col_broadphase_cache (the -listed forms tell it which boxes moved, as the engines are told).
+ * Every case makes one untimed call before its timed ones. Counters: pairs, tests, savings = 1 -
+ * tests / (N(N-1)/2), kcycles_per_run (TSC), scratch_bytes (peak working memory of the run, from
+ * col_broadphase_stats) and pair_list_bytes (the pair list's memory after the run). */
 #include "bench.h"
 
 #include <stdio.h>
@@ -25,6 +25,9 @@ enum {
 };
 #define INCREMENTAL     ((col_broadphase)99)  /* the cache keeping a tree */
 #define INCREMENTAL_SAP ((col_broadphase)100) /* the cache keeping sweep and prune */
+/* The same two told which boxes moved (col_broadphase_cache_update_moved), as the engines are. */
+#define LISTED     ((col_broadphase)101)
+#define LISTED_SAP ((col_broadphase)102)
 
 typedef struct bp_case {
   col_broadphase algorithm;
@@ -57,10 +60,14 @@ static void run(gb_state *st, void *user) {
   col_pairs pairs = {0};
   col_broadphase_stats stats = {0, 0, 0};
   col_broadphase_cache *cache = NULL;
-  const bool cached = c->algorithm == INCREMENTAL || c->algorithm == INCREMENTAL_SAP;
+  const bool listed = c->algorithm == LISTED || c->algorithm == LISTED_SAP;
+  const bool cached = c->algorithm == INCREMENTAL || c->algorithm == INCREMENTAL_SAP || listed;
   col_status all = cached ? col_broadphase_cache_create(&cache) : COL_OK;
-  if (all == COL_OK && c->algorithm == INCREMENTAL_SAP)
+  if (all == COL_OK && (c->algorithm == INCREMENTAL_SAP || c->algorithm == LISTED_SAP))
     all = col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP);
+  uint32_t *moved = listed ? malloc((n ? n : 1) * sizeof(uint32_t)) : NULL;
+  if (listed && moved == NULL) all = COL_ERR_MEMORY;
+  size_t moved_count = 0;
   /* One untimed call first, as a game loop's first frame: the pair list and the working
    * memory it keeps reach their size there (a fresh process would otherwise time page faults
    * and the list's growth; the engines likewise build before their timed frames). */
@@ -70,8 +77,11 @@ static void run(gb_state *st, void *user) {
   uint64_t rng = 25, frame = 0;
   const uint64_t t0 = bench_tsc();
   while (gb_keep_running(st)) {
-    if (c->scene == MOVING) bench_scene_step(&own, &rng, frame++, NULL, NULL);
-    if (cached)
+    if (c->scene == MOVING) moved_count = bench_scene_step(&own, &rng, frame++, moved, NULL);
+    if (listed)
+      all |= col_broadphase_cache_update_moved(cache, &boxes, moved, moved_count,
+                                               COL_TOUCH_OVERLAPS, &pairs, &stats);
+    else if (cached)
       all |= col_broadphase_cache_update(cache, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
     else
       all |= col_broadphase_pairs(c->algorithm, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
@@ -79,6 +89,7 @@ static void run(gb_state *st, void *user) {
   }
   const uint64_t ticks = bench_tsc() - t0;
   col_broadphase_cache_destroy(cache);
+  free(moved);
   bench_scene_free(&own);
   if (all != COL_OK) {
     gb_skip(st, "broadphase failed");
@@ -99,7 +110,7 @@ static void run(gb_state *st, void *user) {
 
 static void add(col_broadphase algorithm, const char *backend, int which) {
   /* Static storage: the registration keeps a pointer for the whole run. */
-  static bp_case cases[SCENES * (8 * BENCH_MAX_BACKENDS + 16)];
+  static bp_case cases[SCENES * (10 * BENCH_MAX_BACKENDS + 16)];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   bp_case *c = &cases[used++];
@@ -110,6 +121,8 @@ static void add(col_broadphase algorithm, const char *backend, int which) {
   snprintf(name, sizeof name, "broadphase/%s/%s/%s",
            algorithm == INCREMENTAL       ? "tree-incremental"
            : algorithm == INCREMENTAL_SAP ? "sap-incremental"
+           : algorithm == LISTED          ? "tree-incremental-listed"
+           : algorithm == LISTED_SAP      ? "sap-incremental-listed"
                                           : info.name,
            backend, bench_scene_name[which]);
   gb_benchmark *b = gb_register(name, run, c);
@@ -151,7 +164,9 @@ void bench_register_broadphase(void) {
     }
     if (which == MOVING) {
       for (size_t k = 0; k < nb; k++) add(INCREMENTAL_SAP, names[k], which);
+      for (size_t k = 0; k < nb; k++) add(LISTED_SAP, names[k], which);
       add(INCREMENTAL, "scalar", which);
+      add(LISTED, "scalar", which);
     }
   }
 }

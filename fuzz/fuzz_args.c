@@ -394,20 +394,38 @@ static void broadphase(fz_reader *r) {
   if (!cached && known && ((dims == 2 && !info.two_d) || (dims == 3 && !info.three_d)))
     applies |= ERR(COL_ERR_SIZE);
   if (!valid01(touch) || !known) applies |= ERR(COL_ERR_ARGUMENT);
+  /* The cache told which boxes moved (pick bit 0): up to 3 listed indices, each possibly past
+   * the count (SIZE when the boxes are otherwise valid), or a NULL list (pick bit 6: NULL). */
+  const bool listed = cached && (pick & 1);
+  const size_t list_count = (pick >> 1) & 3;
+  const bool list_null = listed && list_count > 0 && (pick & 0x40);
+  uint32_t list[3];
+  for (size_t q = 0; q < list_count; q++) list[q] = (uint32_t)(fz_u8(r) % (n + 2));
+  if (list_null) applies |= ERR(COL_ERR_NULL);
+  if (listed && !list_null)
+    for (size_t q = 0; q < list_count; q++)
+      if (list[q] >= n) applies |= ERR(COL_ERR_SIZE);
   if (applies != 0 || fits(n)) {
     col_status st;
     if (cached) {
       col_broadphase_cache *cache = NULL;
       if (col_broadphase_cache_create(&cache) != COL_OK) abort();
-      st = col_broadphase_cache_update(cache_null ? NULL : cache, boxes_null ? NULL : &boxes,
-                                       (col_touch)touch, out_null ? NULL : &out, NULL);
+      if (listed)
+        st = col_broadphase_cache_update_moved(
+            cache_null ? NULL : cache, boxes_null ? NULL : &boxes, list_null ? NULL : list,
+            list_count, (col_touch)touch, out_null ? NULL : &out, NULL);
+      else
+        st = col_broadphase_cache_update(cache_null ? NULL : cache, boxes_null ? NULL : &boxes,
+                                         (col_touch)touch, out_null ? NULL : &out, NULL);
       col_broadphase_cache_destroy(cache);
     } else {
       st = col_broadphase_pairs((col_broadphase)algorithm, boxes_null ? NULL : &boxes,
                                 (col_touch)touch, out_null ? NULL : &out, NULL);
     }
-    judge(cached ? "col_broadphase_cache_update" : "col_broadphase_pairs", st, applies,
-          out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9);
+    judge(listed   ? "col_broadphase_cache_update_moved"
+          : cached ? "col_broadphase_cache_update"
+                   : "col_broadphase_pairs",
+          st, applies, out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9);
   }
   col_pairs_free(&out);
   for (int k = 0; k < 6; k++) free(v[k]);

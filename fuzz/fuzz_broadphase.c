@@ -180,7 +180,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* The incremental cache (the tree or sweep and prune, picked by the input's length; sweep
    * and prune for large sets) over
    * three frames: the boxes as decoded, then every fifth box moved (by a grid step, or to NaN
-   * and back), each frame against the oracle. */
+   * and back), each frame against the oracle; told which boxes moved (every fifth, and every
+   * seventh whether it moved or not) or left to find them, by the input's length too. */
+  const bool listed = (size & 2) != 0;
+  uint32_t *list = fz_alloc((boxes.count / 5 + boxes.count / 7 + 2) * sizeof(uint32_t));
   col_broadphase_cache *cache = NULL;
   if (col_broadphase_cache_create(&cache) != COL_OK) abort();
   fz_select("scalar");
@@ -188,15 +191,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP) != COL_OK)
     abort();
   for (int frame = 0; frame < 3; frame++) {
-    if (frame > 0)
+    size_t listed_count = 0;
+    if (frame > 0) {
       for (size_t i = (size_t)frame; i < boxes.count; i += 5) {
         const float step = (float)((int)(i % 7) - 3) * 0.25f;
         for (int k = 0; k < 6; k++) v[k][i] += step;
         if (i % 11 == 0) v[1][i] = frame == 1 ? NAN : v[4][i];
+        list[listed_count++] = (uint32_t)i;
       }
+      for (size_t i = 0; i < boxes.count; i += 7) list[listed_count++] = (uint32_t)i;
+    }
     if (frame > 0) oracle(&boxes, touch, &want);
     col_pairs got = {0};
-    if (col_broadphase_cache_update(cache, &boxes, touch, &got, NULL) != COL_OK) abort();
+    const col_status st = listed ? col_broadphase_cache_update_moved(
+                                       cache, &boxes, list, listed_count, touch, &got, NULL)
+                                 : col_broadphase_cache_update(cache, &boxes, touch, &got, NULL);
+    if (st != COL_OK) abort();
     col_pairs_sort(&got);
     if (!same(&got, &want)) {
       char label[64];
@@ -207,6 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   col_pairs_free(&want);
   col_broadphase_cache_destroy(cache);
+  free(list);
   for (int k = 0; k < 6; k++) free(v[k]);
   return 0;
 }

@@ -357,6 +357,20 @@ void col_broadphase_cache_destroy(col_broadphase_cache *cache);
 col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
                                        col_touch touch, col_pairs *out,
                                        col_broadphase_stats *stats);
+/* The same update when the caller knows which boxes changed (as engines do): `moved` lists
+ * them (moved_count entries, any order, repeats allowed; a listed box that did not change is
+ * fine), so the cache does not compare every box with the last frame. Every box not listed
+ * must be bit for bit as in the previous update; otherwise the pairs are unspecified (the
+ * call stays memory-safe). The first update, and one after a change of count, dims or touch
+ * rule, reads every box whatever the list says. With the sweep and prune algorithm the
+ * sorted copy of the boxes is kept between frames and only the listed boxes are re-sorted and
+ * looked up (when at most a quarter of the boxes are listed). Errors: those of
+ * col_broadphase_cache_update, COL_ERR_NULL for moved == NULL with moved_count > 0, and
+ * COL_ERR_SIZE for a listed index >= boxes->count (the cache is then left as it was). */
+col_status col_broadphase_cache_update_moved(col_broadphase_cache *cache, const col_boxes *boxes,
+                                             const uint32_t *moved, size_t moved_count,
+                                             col_touch touch, col_pairs *out,
+                                             col_broadphase_stats *stats);
 
 #include "collide/sims.h"
 

@@ -213,60 +213,86 @@ Test(broadphase, errors_and_reuse) {
 
 /* The incremental cache over many frames: each frame moves some boxes (small steps, big
  * jumps, into and out of NaN), and its pairs must equal brute force's for that frame. */
+/* listed: 0 the cache compares every box, 1 the caller lists the moved boxes (with repeats and
+ * unmoved boxes mixed in), 2 both forms alternate frame by frame. */
 Test(broadphase, cache_follows_moving_boxes_exactly) {
   uint64_t rng = 12;
+  uint32_t list[3 * 200];
   for (unsigned dims = 2; dims <= 3; dims++)
     for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++)
-      for (int sap = 0; sap < 2; sap++) {
-        box_set s = set_make(200, dims);
-        fill(&s, SPREAD, &rng);
-        col_broadphase_cache *cache = NULL;
-        cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
-        /* The kept tree, then the kept sweep and prune (moved boxes looked up when few move). */
-        const col_broadphase kept = sap ? COL_BROADPHASE_SAP : COL_BROADPHASE_TREE;
-        cr_assert_eq(col_broadphase_cache_set_algorithm(cache, kept), COL_OK);
-        cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_GRID),
-                     COL_ERR_ARGUMENT);
-        for (int frame = 0; frame < 40; frame++) {
-          for (size_t i = 0; i < s.n; i++) {
-            if (rand_below(&rng, 10) != 0) continue; /* about 10% move */
-            const uint32_t kind = rand_below(&rng, 20);
-            for (int k = 0; k < 3; k++) {
-              const float step = kind == 0 ? 300.0f : (float)((int)rand_below(&rng, 9) - 4) * 0.25f;
-              s.v[k][i] += step, s.v[3 + k][i] += step;
+      for (int sap = 0; sap < 2; sap++)
+        for (int listed = 0; listed < 3; listed++) {
+          box_set s = set_make(200, dims);
+          fill(&s, SPREAD, &rng);
+          col_broadphase_cache *cache = NULL;
+          cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+          /* The kept tree, then the kept sweep and prune (moved boxes looked up when few move). */
+          const col_broadphase kept = sap ? COL_BROADPHASE_SAP : COL_BROADPHASE_TREE;
+          cr_assert_eq(col_broadphase_cache_set_algorithm(cache, kept), COL_OK);
+          cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_GRID),
+                       COL_ERR_ARGUMENT);
+          for (int frame = 0; frame < 40; frame++) {
+            size_t moved = 0;
+            for (size_t i = 0; i < s.n; i++) {
+              if (rand_below(&rng, 30) == 0) list[moved++] = (uint32_t)i; /* unmoved, listed */
+              if (rand_below(&rng, 10) != 0) continue;                    /* about 10% move */
+              list[moved++] = (uint32_t)i;
+              if (rand_below(&rng, 8) == 0) list[moved++] = (uint32_t)i; /* listed twice */
+              const uint32_t kind = rand_below(&rng, 20);
+              for (int k = 0; k < 3; k++) {
+                const float step =
+                    kind == 0 ? 300.0f : (float)((int)rand_below(&rng, 9) - 4) * 0.25f;
+                s.v[k][i] += step, s.v[3 + k][i] += step;
+              }
+              if (kind == 1) s.v[1][i] = NAN;
+              if (kind == 2 && s.v[1][i] != s.v[1][i]) s.v[1][i] = s.v[4][i] - 1.0f;
             }
-            if (kind == 1) s.v[1][i] = NAN;
-            if (kind == 2 && s.v[1][i] != s.v[1][i]) s.v[1][i] = s.v[4][i] - 1.0f;
+            col_pairs got = {0}, want = {0};
+            col_broadphase_stats stats;
+            if (listed == 1 || (listed == 2 && frame % 2 == 1))
+              cr_assert_eq(col_broadphase_cache_update_moved(cache, &s.boxes, list, moved, touch,
+                                                             &got, &stats),
+                           COL_OK);
+            else
+              cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, &stats),
+                           COL_OK);
+            cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_BRUTE, &s.boxes, touch, &want, NULL),
+                         COL_OK);
+            col_pairs_sort(&got), col_pairs_sort(&want);
+            cr_assert_eq(got.count, want.count, "frame %d, %uD, touch %d: %zu pairs, want %zu",
+                         frame, dims, touch, got.count, want.count);
+            cr_assert(got.count == 0 ||
+                          memcmp(got.data, want.data, got.count * sizeof(col_pair)) == 0,
+                      "frame %d: pair lists differ", frame);
+            cr_assert_eq(stats.pairs, got.count);
+            if (frame > 0)
+              cr_assert_lt(stats.tests, 200u * 199u / 2u / 4u, "incremental work is small");
+            col_pairs_free(&got), col_pairs_free(&want);
           }
-          col_pairs got = {0}, want = {0};
-          col_broadphase_stats stats;
-          cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, &stats), COL_OK);
-          cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_BRUTE, &s.boxes, touch, &want, NULL),
+          /* A different count rebuilds; errors leave the cache usable. */
+          s.boxes.count = 150;
+          col_pairs got = {0};
+          cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
                        COL_OK);
-          col_pairs_sort(&got), col_pairs_sort(&want);
-          cr_assert_eq(got.count, want.count, "frame %d, %uD, touch %d: %zu pairs, want %zu", frame,
-                       dims, touch, got.count, want.count);
-          cr_assert(got.count == 0 ||
-                        memcmp(got.data, want.data, got.count * sizeof(col_pair)) == 0,
-                    "frame %d: pair lists differ", frame);
-          cr_assert_eq(stats.pairs, got.count);
-          if (frame > 0)
-            cr_assert_lt(stats.tests, 200u * 199u / 2u / 4u, "incremental work is small");
-          col_pairs_free(&got), col_pairs_free(&want);
+          cr_assert_eq(col_broadphase_cache_update(cache, NULL, COL_TOUCH_OVERLAPS, &got, NULL),
+                       COL_ERR_NULL);
+          cr_assert_eq(col_broadphase_cache_update_moved(cache, &s.boxes, NULL, 1,
+                                                         COL_TOUCH_OVERLAPS, &got, NULL),
+                       COL_ERR_NULL);
+          list[0] = 150; /* past the 150 boxes */
+          cr_assert_eq(col_broadphase_cache_update_moved(cache, &s.boxes, list, 1,
+                                                         COL_TOUCH_OVERLAPS, &got, NULL),
+                       COL_ERR_SIZE);
+          list[0] = 149;
+          cr_assert_eq(col_broadphase_cache_update_moved(cache, &s.boxes, list, 1,
+                                                         COL_TOUCH_OVERLAPS, &got, NULL),
+                       COL_OK);
+          cr_assert_eq(col_broadphase_cache_create(NULL), COL_ERR_NULL);
+          col_pairs_free(&got);
+          col_broadphase_cache_destroy(cache);
+          s.boxes.count = 200;
+          set_free(&s);
         }
-        /* A different count rebuilds; errors leave the cache usable. */
-        s.boxes.count = 150;
-        col_pairs got = {0};
-        cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
-                     COL_OK);
-        cr_assert_eq(col_broadphase_cache_update(cache, NULL, COL_TOUCH_OVERLAPS, &got, NULL),
-                     COL_ERR_NULL);
-        cr_assert_eq(col_broadphase_cache_create(NULL), COL_ERR_NULL);
-        col_pairs_free(&got);
-        col_broadphase_cache_destroy(cache);
-        s.boxes.count = 200;
-        set_free(&s);
-      }
 }
 
 /* The kept sweep and prune at the touch: a moved box that touches the box sorted just before
@@ -417,4 +443,33 @@ Test(broadphase, working_memory_is_kept_between_calls) {
   cr_expect_null(out.work);
   col_pairs_free(&want);
   set_free(&small), set_free(&large);
+}
+
+Test(broadphase, cache_frames_without_pairs) {
+  /* Frames with no pair at all (the kept pair list never allocated), both update forms and
+   * both kept algorithms: nothing to carry over, nothing found. */
+  box_set s = set_make(3, 2);
+  for (size_t i = 0; i < 3; i++)
+    s.v[0][i] = s.v[1][i] = (float)(10 * i), s.v[3][i] = s.v[4][i] = (float)(10 * i + 1);
+  for (int sap = 0; sap < 2; sap++) {
+    col_broadphase_cache *cache = NULL;
+    cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+    cr_assert_eq(
+        col_broadphase_cache_set_algorithm(cache, sap ? COL_BROADPHASE_SAP : COL_BROADPHASE_TREE),
+        COL_OK);
+    const uint32_t moved[1] = {1};
+    col_pairs got = {0};
+    for (int frame = 0; frame < 4; frame++) {
+      s.v[0][1] += 0.5f, s.v[3][1] += 0.5f;
+      const col_status st =
+          frame % 2 ? col_broadphase_cache_update_moved(cache, &s.boxes, moved, 1,
+                                                        COL_TOUCH_OVERLAPS, &got, NULL)
+                    : col_broadphase_cache_update(cache, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL);
+      cr_assert_eq(st, COL_OK);
+      cr_expect_eq(got.count, 0u, "frame %d", frame);
+    }
+    col_pairs_free(&got);
+    col_broadphase_cache_destroy(cache);
+  }
+  set_free(&s);
 }

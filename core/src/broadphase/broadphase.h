@@ -65,7 +65,8 @@ size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const 
                          const float *const max[3], size_t first, size_t count, uint32_t *idx);
 
 /* Sorts `order` (n indices) by `keys` (n 32-bit keys, indexed by position in `order`'s
- * initial content), stable, LSD radix with 11-bit digits; `scratch` holds 2n entries. */
+ * initial content), stable, LSD radix with 8-bit digits under 4,096 entries and 11-bit digits
+ * from there; `scratch` holds 2n entries. */
 void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch);
 
 /* A float's bits mapped so that unsigned order is float order (-0.0 just below +0.0). */

@@ -9,9 +9,13 @@
 
 struct col_broadphase_cache {
   col_broadphase algorithm; /* TREE or SAP */
-  uint32_t *sap_order;      /* SAP: usable boxes sorted on min x, sap_m of them */
-  uint32_t *sap_keys;       /* SAP: their keys (kept in step with the order), the sweep's
-                               indices, radix scratch (2n) */
+  /* SAP: the usable boxes sorted on min x (sap_m of them): their indices, keys and a copy of
+   * their coordinates (min and max per axis, each array n + COL_SAP_PAD long), and a second
+   * set of the three that a frame's merge writes into before the two sets swap. */
+  uint32_t *sap_order, *sap_keys, *sap_order_back, *sap_keys_back;
+  float *sap_sorted, *sap_sorted_back;
+  uint32_t *sap_work;  /* the sweep's indices (n + COL_SAP_PAD), radix scratch (2n + 1) */
+  bool sap_x_inverted; /* a box of the order is inverted on x */
   size_t sap_m;
   unsigned dims;
   col_touch touch;
@@ -19,6 +23,7 @@ struct col_broadphase_cache {
   bool valid;    /* a previous frame is cached */
   float *coords; /* the previous frame's boxes, axis by axis (see remember_all) */
   bool *moved;
+  bool moved_clear;     /* no moved flag is set (list_moved needs them clear) */
   uint32_t *moved_list; /* the boxes that moved this frame */
   bool *usable;
   float margin;
@@ -41,8 +46,10 @@ col_status col_broadphase_cache_create(col_broadphase_cache **cache) {
 
 static void reset(col_broadphase_cache *c) {
   free(c->coords), free(c->moved), free(c->moved_list), free(c->usable), free(c->cand);
-  free(c->sap_order), free(c->sap_keys);
-  c->sap_order = c->sap_keys = NULL, c->sap_m = 0;
+  free(c->sap_order), free(c->sap_keys), free(c->sap_sorted), free(c->sap_work);
+  free(c->sap_order_back), free(c->sap_keys_back), free(c->sap_sorted_back);
+  c->sap_order = c->sap_keys = c->sap_order_back = c->sap_keys_back = c->sap_work = NULL;
+  c->sap_sorted = c->sap_sorted_back = NULL, c->sap_m = 0;
   col__tree_free(&c->tree);
   col_pairs_free(&c->pairs);
   c->coords = NULL, c->moved = NULL, c->moved_list = NULL, c->usable = NULL, c->cand = NULL;
@@ -61,6 +68,7 @@ col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
 static bool alloc_frame_state(col_broadphase_cache *c, size_t n) {
   c->coords = malloc((n ? n : 1) * 6 * sizeof(float));
   c->moved = calloc(n ? n : 1, sizeof(bool));
+  c->moved_clear = true;
   c->moved_list = malloc((n ? n : 1) * sizeof(uint32_t));
   c->usable = calloc(n ? n : 1, sizeof(bool));
   return c->coords && c->moved && c->moved_list && c->usable;
@@ -97,9 +105,69 @@ static size_t find_moved(col_broadphase_cache *c, const col_boxes *boxes) {
     c->moved_list[count] = (uint32_t)i;
     count += moved;
   }
+  c->moved_clear = count == 0;
   for (unsigned a = 0; a < arrays && n > 0; a++)
     memcpy(c->coords + a * n, now[a], n * sizeof(float));
   return count;
+}
+
+/* The caller's list of moved boxes (col_broadphase_cache_update_moved): flags and lists each
+ * once and keeps its new coordinates; returns how many. The flags are cleared again by
+ * unlist_moved at the end of the update. */
+static size_t list_moved(col_broadphase_cache *c, const col_boxes *boxes, const uint32_t *list,
+                         size_t listed) {
+  const size_t n = boxes->count;
+  size_t count = 0;
+  if (!c->moved_clear) memset(c->moved, 0, n * sizeof(bool)); /* after a comparing update */
+  for (size_t q = 0; q < listed; q++) {
+    const uint32_t i = list[q];
+    if (c->moved[i]) continue;
+    c->moved[i] = true;
+    c->moved_list[count++] = i;
+    for (unsigned k = 0; k < boxes->dims; k++)
+      c->coords[2 * k * n + i] = boxes->min[k][i],
+                            c->coords[(2 * k + 1) * n + i] = boxes->max[k][i];
+  }
+  return count;
+}
+
+static void unlist_moved(col_broadphase_cache *c, const uint32_t *list, size_t listed) {
+  for (size_t q = 0; q < listed; q++) c->moved[list[q]] = false;
+  c->moved_clear = true;
+}
+
+/* The previous frame's pairs between boxes that did not move, into the pair list (room made
+ * once, written without branches: which pairs survive is unpredictable). */
+static col_status carry_over(const col_broadphase_cache *c, col__bp *bp) {
+  if (c->pairs.count == 0) return COL_OK; /* the list's data may still be NULL */
+  const col_status st = col__bp_reserve(bp, c->pairs.count);
+  if (st != COL_OK) return st;
+  col_pair *dst = bp->out->data + bp->out->count;
+  size_t kept = 0;
+  for (size_t k = 0; k < c->pairs.count; k++) {
+    const col_pair p = c->pairs.data[k];
+    dst[kept] = p;
+    kept += !(c->moved[p.a] | c->moved[p.b]);
+  }
+  bp->out->count += kept, bp->stats.pairs += kept;
+  return COL_OK;
+}
+
+/* The sorted copy's arrays: min k at 2k, max k at 2k + 1. */
+static float *sorted_array(const col_broadphase_cache *c, unsigned a) {
+  return c->sap_sorted + a * (c->count + COL_SAP_PAD);
+}
+
+/* The view of the kept sorted copy (sap_m boxes; the padding after them set to NaN here). */
+static col_sap_view kept_view(col_broadphase_cache *c, const col_boxes *boxes, col_touch touch) {
+  col_sap_view v = {{NULL, NULL, NULL}, {NULL, NULL, NULL}, boxes->dims, false};
+  for (unsigned k = 0; k < boxes->dims; k++) {
+    float *lo = sorted_array(c, 2 * k), *hi = sorted_array(c, 2 * k + 1);
+    for (size_t r = c->sap_m; r < c->sap_m + COL_SAP_PAD; r++) lo[r] = hi[r] = NAN;
+    v.min[k] = lo, v.max[k] = hi;
+  }
+  v.x_lower = touch == COL_TOUCH_SEPARATES || c->sap_x_inverted;
+  return v;
 }
 
 /* One frame of the kept sweep and prune when few boxes moved: the previous pairs between
@@ -113,15 +181,9 @@ static size_t find_moved(col_broadphase_cache *c, const col_boxes *boxes) {
 static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t *order, size_t m,
                             size_t placed, uint32_t *idx) {
   const col_boxes *boxes = bp->boxes;
-  col_sap_view v;
-  float *sorted = col__bp_sap_view(boxes, order, m, bp->touch, &v);
-  if (sorted == NULL) return COL_ERR_MEMORY;
-  col__bp_scratch(bp, bp->stats.scratch_bytes + col__bp_sap_view_bytes(boxes, m));
-  col_status st = COL_OK;
-  for (size_t k = 0; k < c->pairs.count && st == COL_OK; k++) {
-    const col_pair p = c->pairs.data[k];
-    if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);
-  }
+  (void)m;
+  const col_sap_view v = kept_view(c, boxes, bp->touch);
+  col_status st = carry_over(c, bp);
   size_t lo = 0;
   float reached = -INFINITY; /* the maximum of max x over the positions before lo */
   for (size_t p = 0; p < placed && st == COL_OK; p++) {
@@ -134,21 +196,26 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
       if (!(up_to < v.min[0][r])) break;
       reached = up_to;
     }
+    /* The range rounded up to whole vectors (the boxes after r and the padding are readable):
+     * a kernel then never copies a tail; hits at r and after are dropped (r itself, and the
+     * forward run finds the others). */
+    const size_t before = r - lo, width = bp->backend->width; /* a power of two */
+    const size_t scanned = (before + width - 1) & ~(width - 1);
     size_t hits;
     if (v.dims == 3) {
       const col_aabb3 q = {{v.min[0][r], v.min[1][r], v.min[2][r]},
                            {v.max[0][r], v.max[1][r], v.max[2][r]}};
       const col_aabb3_soa set = {v.min[0] + lo, v.min[1] + lo, v.min[2] + lo, v.max[0] + lo,
-                                 v.max[1] + lo, v.max[2] + lo, r - lo};
+                                 v.max[1] + lo, v.max[2] + lo, scanned};
       hits = bp->backend->k.aabb3_query(q, &set, bp->touch, idx);
     } else {
       const col_aabb2 q = {{v.min[0][r], v.min[1][r]}, {v.max[0][r], v.max[1][r]}};
       const col_aabb2_soa set = {v.min[0] + lo, v.min[1] + lo, v.max[0] + lo, v.max[1] + lo,
-                                 r - lo};
+                                 scanned};
       hits = bp->backend->k.aabb2_query(q, &set, bp->touch, idx);
     }
-    bp->stats.tests += r - lo;
-    for (size_t k = 0; k < hits && st == COL_OK; k++) {
+    bp->stats.tests += before;
+    for (size_t k = 0; k < hits && idx[k] < before && st == COL_OK; k++) {
       const uint32_t j = order[lo + idx[k]];
       if (!c->moved[j]) st = col__bp_push(bp, i, j);
     }
@@ -157,7 +224,6 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
     bp->stats.tests += tested;
     for (size_t k = 0; k < hits && st == COL_OK; k++) st = col__bp_push(bp, i, order[idx[k]]);
   }
-  free(sorted);
   return st;
 }
 
@@ -167,57 +233,119 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
  * per moved box.
  * Returns the number of boxes in the order; the positions of the *placed moved boxes, in
  * ascending order, replace the moved list. */
-static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint32_t *order,
-                          uint32_t *keys, uint32_t *scratch, size_t moved, size_t *placed) {
-  size_t u = 0, k = 0;
-  for (size_t r = 0; r < c->sap_m; r++) /* branch-free: which boxes moved is unpredictable */
-    order[u] = order[r], keys[u] = keys[r], u += !c->moved[order[r]];
+/* merge_moved's pass, `arrays` a constant (4 or 6) once inlined; returns whether a box of the
+ * result is inverted on x (the sweep's x_lower). */
+static inline __attribute__((always_inline)) bool
+merge_pass(col_broadphase_cache *c, unsigned arrays, const float *const *sorted,
+           const float *const *now, float *const *to_sorted, const uint32_t *moved_keys,
+           const uint32_t *moved_order, size_t k, size_t total) {
+  const uint32_t *order = c->sap_order, *keys = c->sap_keys;
+  uint32_t *to_order = c->sap_order_back, *to_keys = c->sap_keys_back;
+  bool x_inverted = false;
+  for (size_t a = c->sap_m, b = k, w = total; w > 0;) {
+    while (a > 0 && c->moved[order[a - 1]]) a--;
+    --w;
+    if (a > 0 && (b == 0 || keys[a - 1] > moved_keys[b - 1])) {
+      --a;
+      to_keys[w] = keys[a], to_order[w] = order[a];
+      for (unsigned x = 0; x < arrays; x++) to_sorted[x][w] = sorted[x][a];
+    } else {
+      --b;
+      const uint32_t i = moved_order[b];
+      to_keys[w] = moved_keys[b], to_order[w] = i, c->moved_list[b] = (uint32_t)w;
+      for (unsigned x = 0; x < arrays; x++) to_sorted[x][w] = now[x][i];
+    }
+    x_inverted |= to_sorted[1][w] < to_sorted[0][w];
+  }
+  return x_inverted;
+}
+
+static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint32_t *scratch,
+                          size_t moved, size_t *placed) {
+  const unsigned arrays = 2 * boxes->dims;
+  const float *sorted[6], *now[6];
+  float *to_sorted[6];
+  for (unsigned a = 0; a < arrays; a++)
+    sorted[a] = sorted_array(c, a),
+    to_sorted[a] = c->sap_sorted_back + a * (c->count + COL_SAP_PAD);
+  for (unsigned k = 0; k < boxes->dims; k++)
+    now[2 * k] = boxes->min[k], now[2 * k + 1] = boxes->max[k];
+  /* The moved boxes usable now, sorted; `left` counts those that were in the order. */
   uint32_t *moved_keys = scratch, *moved_order = scratch + moved;
+  size_t k = 0, left = 0;
   for (size_t q = 0; q < moved; q++) {
     const uint32_t i = c->moved_list[q];
+    left += c->usable[i];
     c->usable[i] = !col__bp_has_nan(boxes, i);
     if (c->usable[i]) moved_order[k] = i, moved_keys[k++] = col__float_key(boxes->min[0][i]);
   }
   if (k > 0) col__radix_sort32(moved_keys, moved_order, k, scratch + 2 * moved);
-  for (size_t a = u, b = k, w = u + k; b > 0;) {
-    if (a > 0 && keys[a - 1] > moved_keys[b - 1])
-      --w, --a, keys[w] = keys[a], order[w] = order[a];
-    else
-      --w, --b, keys[w] = moved_keys[b], order[w] = moved_order[b], c->moved_list[b] = (uint32_t)w;
-  }
+  /* One pass from the back into the other set: the unmoved boxes in their order (moved ones
+   * skipped) merged with the moved ones; then the sets swap. */
+  const size_t total = c->sap_m - left + k;
+  c->sap_x_inverted =
+      boxes->dims == 3
+          ? merge_pass(c, 6, sorted, now, to_sorted, moved_keys, moved_order, k, total)
+          : merge_pass(c, 4, sorted, now, to_sorted, moved_keys, moved_order, k, total);
+  uint32_t *t = c->sap_order;
+  c->sap_order = c->sap_order_back, c->sap_order_back = t;
+  t = c->sap_keys, c->sap_keys = c->sap_keys_back, c->sap_keys_back = t;
+  float *f = c->sap_sorted;
+  c->sap_sorted = c->sap_sorted_back, c->sap_sorted_back = f;
   *placed = k;
-  return u + k;
+  return total;
 }
 
 /* Sweep and prune kept up to date. The first frame, or one where more than a quarter of the
  * boxes moved, is sorted and swept whole; otherwise the moved boxes are merged into last
  * frame's order (merge_moved) and only they are looked up (sap_moved). */
-static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first) {
+static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first, const uint32_t *list,
+                            size_t listed) {
   const col_boxes *boxes = bp->boxes;
   const size_t n = boxes->count;
   if (first) {
     reset(c);
-    c->sap_order = malloc((n ? n : 1) * sizeof(uint32_t));
-    /* keys, indices, radix scratch (2n) */
-    c->sap_keys = malloc((4 * n + 1) * sizeof(uint32_t));
-    if (!alloc_frame_state(c, n) || !c->sap_order || !c->sap_keys) return COL_ERR_MEMORY;
+    const size_t words = (n ? n : 1) * sizeof(uint32_t);
+    const size_t coords = 2 * boxes->dims * (n + COL_SAP_PAD) * sizeof(float);
+    c->sap_order = malloc(words), c->sap_order_back = malloc(words);
+    c->sap_keys = malloc(words), c->sap_keys_back = malloc(words);
+    c->sap_sorted = malloc(coords), c->sap_sorted_back = malloc(coords);
+    /* the sweep's indices (room for a look-up rounded up to whole vectors), radix scratch */
+    c->sap_work = malloc((3 * n + 1 + COL_SAP_PAD) * sizeof(uint32_t));
+    c->count = n; /* sorted_array's stride */
+    if (!alloc_frame_state(c, n) || !c->sap_order || !c->sap_keys || !c->sap_sorted ||
+        !c->sap_order_back || !c->sap_keys_back || !c->sap_sorted_back || !c->sap_work)
+      return COL_ERR_MEMORY;
     remember_all(c, boxes);
     for (size_t i = 0; i < n; i++) c->usable[i] = !col__bp_has_nan(boxes, i); /* = in order */
   }
-  uint32_t *order = c->sap_order, *keys = c->sap_keys, *idx = keys + n;
-  const size_t moved = first ? 0 : find_moved(c, boxes);
+  uint32_t *idx = c->sap_work, *scratch = c->sap_work + n + COL_SAP_PAD;
+  const size_t moved = first ? 0 : list ? list_moved(c, boxes, list, listed) : find_moved(c, boxes);
   const bool whole = first || moved > n / 4;
   size_t placed = 0;
   if (whole)
     for (size_t k = 0; k < moved; k++) /* the first frame set every box's flag above */
       c->usable[c->moved_list[k]] = !col__bp_has_nan(boxes, c->moved_list[k]);
-  c->sap_m = whole ? col__bp_sort_x(boxes, order, keys, keys + 2 * n)
-                   : merge_moved(c, boxes, order, keys, keys + 2 * n, moved, &placed);
-  /* Kept between frames: order, keys, indices, radix scratch, moved list, coordinates, flags,
-   * pairs. */
-  col__bp_scratch(bp, 5 * n * sizeof(uint32_t) + n * (6 * sizeof(float) + 2 * sizeof(bool)) +
+  c->sap_m = whole ? col__bp_sort_x(boxes, c->sap_order, c->sap_keys, scratch)
+                   : merge_moved(c, boxes, scratch, moved, &placed);
+  const uint32_t *order = c->sap_order;
+  /* Kept between frames: two sets of order and keys, indices and radix scratch, the moved
+   * list, coordinates, flags, two sorted copies, pairs. */
+  col__bp_scratch(bp, (8 * n + 1 + COL_SAP_PAD) * sizeof(uint32_t) +
+                          n * (6 * sizeof(float) + 2 * sizeof(bool)) +
+                          4 * boxes->dims * (n + COL_SAP_PAD) * sizeof(float) +
                           c->pairs.capacity * sizeof(col_pair));
-  if (whole) return col__bp_sap_sweep(bp, order, c->sap_m, idx);
+  if (whole) {
+    for (unsigned k = 0; k < boxes->dims; k++) {
+      float *lo = sorted_array(c, 2 * k), *hi = sorted_array(c, 2 * k + 1);
+      for (size_t r = 0; r < c->sap_m; r++)
+        lo[r] = boxes->min[k][order[r]], hi[r] = boxes->max[k][order[r]];
+    }
+    c->sap_x_inverted = false;
+    for (size_t r = 0; r < c->sap_m; r++)
+      c->sap_x_inverted |= sorted_array(c, 1)[r] < sorted_array(c, 0)[r];
+    return col__bp_sap_sweep(bp, order, c->sap_m, idx);
+  }
   return sap_moved(c, bp, order, c->sap_m, placed, idx);
 }
 
@@ -269,11 +397,11 @@ static col_status rebuild(col_broadphase_cache *c, col__bp *bp) {
 }
 
 /* Later frames: carry over the pairs of unmoved boxes, look up the moved ones. */
-static col_status step(col_broadphase_cache *c, col__bp *bp) {
+static col_status step(col_broadphase_cache *c, col__bp *bp, const uint32_t *list, size_t listed) {
   const col_boxes *boxes = bp->boxes;
   const size_t n = boxes->count;
   col_status st = COL_OK;
-  const size_t moved = find_moved(c, boxes);
+  const size_t moved = list ? list_moved(c, boxes, list, listed) : find_moved(c, boxes);
   for (size_t k = 0; k < moved && st == COL_OK; k++) {
     const uint32_t i = c->moved_list[k];
     bool reinserted;
@@ -285,10 +413,7 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
   /* Insertion without rotations slowly loosens the tree: once as many leaves have been
    * reinserted as there are boxes, rebuild it top-down (amortized over those frames). */
   if (st == COL_OK && c->reinserted > n) st = build_tree(c, boxes);
-  for (size_t k = 0; k < c->pairs.count && st == COL_OK; k++) {
-    const col_pair p = c->pairs.data[k];
-    if (!c->moved[p.a] && !c->moved[p.b]) st = col__bp_push(bp, p.a, p.b);
-  }
+  if (st == COL_OK) st = carry_over(c, bp);
   for (size_t m = 0; m < moved && st == COL_OK; m++) {
     const uint32_t i = c->moved_list[m];
     if (!c->usable[i]) continue;
@@ -305,12 +430,15 @@ static col_status step(col_broadphase_cache *c, col__bp *bp) {
   return st;
 }
 
-col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
-                                       col_touch touch, col_pairs *out,
-                                       col_broadphase_stats *stats) {
+/* Both update forms; `list` NULL: find the moved boxes by comparing with the last frame. */
+static col_status update(col_broadphase_cache *cache, const col_boxes *boxes, col_touch touch,
+                         col_pairs *out, col_broadphase_stats *stats, const uint32_t *list,
+                         size_t listed) {
   if (cache == NULL || out == NULL) return COL_ERR_NULL;
   col_status st = col__bp_check(boxes, touch);
   if (st != COL_OK) return st;
+  for (size_t q = 0; q < listed; q++)
+    if (list[q] >= boxes->count) return COL_ERR_SIZE;
   col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
@@ -319,11 +447,12 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
                     cache->count == boxes->count;
   const bool sap = cache->algorithm == COL_BROADPHASE_SAP;
   if (sap) {
-    st = sap_frame(cache, &bp, !same);
+    st = sap_frame(cache, &bp, !same, list, listed);
     cache->dims = boxes->dims, cache->touch = touch, cache->count = boxes->count;
   } else {
-    st = same ? step(cache, &bp) : rebuild(cache, &bp);
+    st = same ? step(cache, &bp, list, listed) : rebuild(cache, &bp);
   }
+  if (same && list != NULL && cache->moved != NULL) unlist_moved(cache, list, listed);
   if (st == COL_OK) {
     /* Keep this frame's pairs for the next one. */
     if (cache->pairs.capacity < out->count) {
@@ -354,4 +483,19 @@ col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_bo
                            cache->cand_cap * sizeof(uint32_t));
   if (stats != NULL) *stats = bp.stats;
   return COL_OK;
+}
+
+col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
+                                       col_touch touch, col_pairs *out,
+                                       col_broadphase_stats *stats) {
+  return update(cache, boxes, touch, out, stats, NULL, 0);
+}
+
+col_status col_broadphase_cache_update_moved(col_broadphase_cache *cache, const col_boxes *boxes,
+                                             const uint32_t *moved, size_t moved_count,
+                                             col_touch touch, col_pairs *out,
+                                             col_broadphase_stats *stats) {
+  if (moved == NULL && moved_count > 0) return COL_ERR_NULL;
+  static const uint32_t none = 0;
+  return update(cache, boxes, touch, out, stats, moved_count ? moved : &none, moved_count);
 }
