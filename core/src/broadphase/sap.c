@@ -90,7 +90,8 @@ static inline int cell_of(const col__cells *c, int axis, float v) {
   return (int)(u < last ? u : last);
 }
 
-/* Cells per axis: about CELL_EXTENTS mean box extents each, but few enough that a cell holds
+/* Cells per axis: about CELL_EXTENTS mean box extents each (CELL_EXTENTS_2D in 2D, where a
+ * row holds more boxes and runs grow faster with its height), but few enough that a cell holds
  * about CELL_BOXES boxes or more (at most 256 rows in 2D, 32 x 32 in 3D), and only when every
  * box is finite and upright on the partitioned axes (an inverted box can still overlap
  * others, but spans no cell) and the copies stay under 3m. Smaller cells mean shorter runs
@@ -98,6 +99,7 @@ static inline int cell_of(const col__cells *c, int axis, float v) {
  * 10,000 boxes, 8 x 8 cells of 4 extents beat 16 x 16 of 2; at 100,000, and in 2D, 2 extents
  * beat 3 and 4). */
 enum { CELL_EXTENTS = 2, CELL_BOXES = 150, MAX_CELLS = 1024 };
+#define CELL_EXTENTS_2D 1.5 /* 4% faster than 2 at 100,000 boxes in 2D, the same at 10,000 */
 
 /* The range and summed size of boxes order[0..m) on one axis, false when one is inverted or
  * not finite there. Four independent accumulators: one chain of min / max / add per box would
@@ -141,7 +143,7 @@ static bool choose_cells(const col_boxes *sorted, size_t m, col__cells *c) {
     const double mean = size / (double)m, extent = (double)v1 - v0;
     if (!(mean > 0) || !(extent > 0)) return false;
     /* Clamped as a double: boxes of tiny size over a huge extent give a ratio past INT_MAX. */
-    const double ratio = extent / (CELL_EXTENTS * mean);
+    const double ratio = extent / ((axes == 1 ? CELL_EXTENTS_2D : CELL_EXTENTS) * mean);
     const int k = ratio >= cap ? cap : ratio < 1.0 ? 1 : (int)ratio;
     c->lo[a] = v0, c->count[a] = k, c->scale[a] = (float)((double)k / extent);
   }
@@ -163,7 +165,7 @@ static bool count_cells(const col_boxes *sorted, size_t m, const col__cells *c, 
     span[r][2] = (uint8_t)z0, span[r][3] = (uint8_t)z1;
     const int dy = y1 - y0, dz = z1 - z0;
     copies += (size_t)((dy + 1) * (dz + 1));
-    if (dy > 1 || dz > 1) { /* rare: cells hold CELL_EXTENTS mean extents */
+    if (dy > 1 || dz > 1) { /* rare: cells hold 1.5 or 2 mean extents */
       for (int y = y0; y <= y1; y++)
         for (int z = z0; z <= z1; z++) count[y * kz + z]++;
       continue;
