@@ -395,13 +395,14 @@ static void broadphase(fz_reader *r) {
     applies |= ERR(COL_ERR_SIZE);
   if (!valid01(touch) || !known) applies |= ERR(COL_ERR_ARGUMENT);
   /* The cache told which boxes moved (pick bit 0): up to 3 listed indices, each possibly past
-   * the count (SIZE when the boxes are otherwise valid), or a NULL list (pick bit 6: NULL). */
+   * the count (SIZE when the boxes are otherwise valid), or a NULL list (pick bit 6: NULL
+   * when it has entries, fine when it has none). */
   const bool listed = cached && (pick & 1);
   const size_t list_count = (pick >> 1) & 3;
-  const bool list_null = listed && list_count > 0 && (pick & 0x40);
+  const bool list_null = listed && (pick & 0x40); /* with no entry, NULL is allowed */
   uint32_t list[3];
   for (size_t q = 0; q < list_count; q++) list[q] = (uint32_t)(fz_u8(r) % (n + 2));
-  if (list_null) applies |= ERR(COL_ERR_NULL);
+  if (list_null && list_count > 0) applies |= ERR(COL_ERR_NULL);
   if (listed && !list_null)
     for (size_t q = 0; q < list_count; q++)
       if (list[q] >= n) applies |= ERR(COL_ERR_SIZE);

@@ -311,14 +311,18 @@ Test(broadphase, cache_sap_finds_touching_moved_boxes) {
     cr_assert_eq(got.count, 0);
     s.v[0][5] = 41.0f, s.v[3][5] = 42.0f; /* touches box 4's right edge */
     s.v[0][7] = 59.0f, s.v[3][7] = 60.0f; /* touches box 6's left edge */
+    /* Two moved boxes with the same min x, the second of zero width: it lies in the first one's
+     * forward run, and only its max x decides (touching under the closed rule only). */
+    s.v[0][20] = 305.0f, s.v[3][20] = 306.0f; /* between boxes 30 and 31 */
+    s.v[0][21] = s.v[3][21] = 305.0f;
     cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, NULL), COL_OK);
     col_pairs_sort(&got);
     if (touch == COL_TOUCH_OVERLAPS) {
-      cr_assert_eq(got.count, 2);
+      cr_assert_eq(got.count, 3);
       cr_assert(got.data[0].a == 4 && got.data[0].b == 5 && got.data[1].a == 6 &&
-                got.data[1].b == 7);
+                got.data[1].b == 7 && got.data[2].a == 20 && got.data[2].b == 21);
     } else {
-      cr_assert_eq(got.count, 0);
+      cr_assert_eq(got.count, 0, "%zu pairs under the open rule", got.count);
     }
     col_pairs_free(&got);
     col_broadphase_cache_destroy(cache);

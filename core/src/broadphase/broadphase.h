@@ -114,13 +114,6 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
 /* The sweep of sweep and prune over `order` (m usable boxes sorted on min x); `idx` has room
  * for m indices. The sorted, padded copy of the boxes is allocated here (COL_ERR_MEMORY). */
 col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx);
-/* The sorted, NaN-padded copy of boxes order[0..m) that the backends' sap_run scans: returns
- * the block to free (NULL when out of memory) and fills `view`. */
-float *col__bp_sap_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
-                        col_sap_view *view);
-static inline size_t col__bp_sap_view_bytes(const col_boxes *boxes, size_t m) {
-  return 2 * boxes->dims * (m + COL_SAP_PAD) * sizeof(float);
-}
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);

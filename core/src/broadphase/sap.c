@@ -40,38 +40,12 @@ col_status col__bp_sap(col__bp *bp) {
 }
 
 /* Under the closed rule, a run's boxes satisfy max x[j] >= min x[r] already when none is
- * inverted on x (min x[r] <= min x[j] <= max x[j]): the scan then skips that compare. */
-static bool needs_x_lower(const col_boxes *boxes, const uint32_t *order /* NULL: 0..m-1 */,
-                          size_t m, col_touch touch) {
+ * inverted on x (min x[r] <= min x[j] <= max x[j]): the scan then skips that compare. `sorted`:
+ * the boxes in sorted order. */
+static bool needs_x_lower(const col_boxes *sorted, col_touch touch) {
   bool x_inverted = false;
-  for (size_t r = 0; r < m; r++) {
-    const size_t i = order != NULL ? order[r] : r;
-    x_inverted |= boxes->max[0][i] < boxes->min[0][i];
-  }
+  for (size_t r = 0; r < sorted->count; r++) x_inverted |= sorted->max[0][r] < sorted->min[0][r];
   return touch == COL_TOUCH_SEPARATES || x_inverted;
-}
-
-/* Fills `sorted` (col__bp_sap_view_bytes of room) with the copy and `view` with its arrays. */
-static void fill_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
-                      col_sap_view *view, float *sorted) {
-  const unsigned dims = boxes->dims;
-  const size_t stride = m + COL_SAP_PAD;
-  *view = (col_sap_view){{NULL, NULL, NULL}, {NULL, NULL, NULL}, dims, false};
-  for (unsigned k = 0; k < dims; k++) {
-    float *smin = sorted + 2 * k * stride, *smax = smin + stride;
-    for (size_t r = 0; r < m; r++)
-      smin[r] = boxes->min[k][order[r]], smax[r] = boxes->max[k][order[r]];
-    for (size_t r = m; r < stride; r++) smin[r] = smax[r] = NAN;
-    view->min[k] = smin, view->max[k] = smax;
-  }
-  view->x_lower = needs_x_lower(boxes, order, m, touch);
-}
-
-float *col__bp_sap_view(const col_boxes *boxes, const uint32_t *order, size_t m, col_touch touch,
-                        col_sap_view *view) {
-  float *sorted = malloc(col__bp_sap_view_bytes(boxes, m));
-  if (sorted != NULL) fill_view(boxes, order, m, touch, view, sorted);
-  return sorted;
 }
 
 /* Cells over y (and z in 3D) of equal size: cell_of is monotonic in the coordinate, so a box
@@ -321,7 +295,7 @@ static col_status sweep_cells(col__bp *bp, const col_boxes *sorted_set, const ui
       for (unsigned a = 0; a < dims; a++) s.min[a][p] = s.max[a][p] = NAN;
       s.id[p] = s.tag[p] = 0;
     }
-  const bool x_lower = needs_x_lower(&sorted, NULL, m, bp->touch);
+  const bool x_lower = needs_x_lower(&sorted, bp->touch);
   for (int c = 0; c < k; c++) {
     if (count[c] < 2) continue;
     col__sap_cell cell = {{{NULL, NULL, NULL}, {NULL, NULL, NULL}, dims, x_lower},
