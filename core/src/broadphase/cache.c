@@ -178,10 +178,9 @@ static col_sap_view kept_view(col_broadphase_cache *c, const col_boxes *boxes, c
  * max x >= min x[r], so it lies in that range). A pair of two moved boxes is kept from the
  * forward run of the one sorted first. The moved boxes' positions, ascending, are the
  * first `placed` entries of the moved list (merge_moved). */
-static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t *order, size_t m,
+static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t *order,
                             size_t placed, uint32_t *idx) {
   const col_boxes *boxes = bp->boxes;
-  (void)m;
   const col_sap_view v = kept_view(c, boxes, bp->touch);
   col_status st = carry_over(c, bp);
   size_t lo = 0;
@@ -336,17 +335,17 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first, co
                           4 * boxes->dims * (n + COL_SAP_PAD) * sizeof(float) +
                           c->pairs.capacity * sizeof(col_pair));
   if (whole) {
+    bool x_inverted = false;
     for (unsigned k = 0; k < boxes->dims; k++) {
       float *lo = sorted_array(c, 2 * k), *hi = sorted_array(c, 2 * k + 1);
       for (size_t r = 0; r < c->sap_m; r++)
         lo[r] = boxes->min[k][order[r]], hi[r] = boxes->max[k][order[r]];
+      for (size_t r = 0; k == 0 && r < c->sap_m; r++) x_inverted |= hi[r] < lo[r];
     }
-    c->sap_x_inverted = false;
-    for (size_t r = 0; r < c->sap_m; r++)
-      c->sap_x_inverted |= sorted_array(c, 1)[r] < sorted_array(c, 0)[r];
+    c->sap_x_inverted = x_inverted;
     return col__bp_sap_sweep(bp, order, c->sap_m, idx);
   }
-  return sap_moved(c, bp, order, c->sap_m, placed, idx);
+  return sap_moved(c, bp, order, placed, idx);
 }
 
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
