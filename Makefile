@@ -102,6 +102,13 @@ USER_IDS := $(if $(USER_FILES),$(shell seq 1 $(words $(USER_FILES))))
 user_obj = $(O)/obj/user/$(subst /,_,$(abspath $(word $(1),$(USER_FILES)))).o
 USER_OBJ := $(O)/obj/user/register.o $(foreach i,$(USER_IDS),$(call user_obj,$(i)))
 HARNESS_INC := -Iharness
+# The exact segment-against-sphere oracle (GMP) of the unit tests, fuzzers and sweep study;
+# in fuzzing builds it is left out of libFuzzer's coverage (it is the judge, not the subject).
+HARNESS_OBJ := $(O)/obj/harness/sweep_exact.o
+HARNESS_LIBS := -lgmp
+$(HARNESS_OBJ): $(O)/obj/harness/%.o: harness/%.c $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) $(if $(filter fuzz,$(SANITIZE)),-fno-sanitize=fuzzer-no-link) -MMD -MP -c $< -o $@
 
 # The generated caller, rewritten only when the list changes (then every kernel object is
 # rebuilt: its place in the list names its registration function); the user flags likewise.
@@ -172,11 +179,11 @@ $(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 
-$(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
+$(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ $(HARNESS_LIBS) -lm -o $@
 
-$(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
+$(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ $(HARNESS_LIBS) -lm -o $@
 
 # Peer engines (bench/peers/): each engine whose Debian package is installed is compiled in
 # (COL_PEER_<ENGINE>); an absent one is named by the benchmark binary and the peer tests.
@@ -246,11 +253,12 @@ $(O)/obj/bench/gbench.o: bench/gbench.cc bench/gbench.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(if $(filter 1,$(SANITIZE)),$(SANITIZE_FLAGS)) -std=c++17 -c $< -o $@
 
-$(BENCHBIN): $(BENCH_OBJ) $(USER_OBJ) $(LIB)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ $(PEER_LIBS) -lbenchmark -lpthread -lm -o $@
+$(BENCHBIN): $(BENCH_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ $(PEER_LIBS) $(HARNESS_LIBS) -lbenchmark -lpthread -lm -o $@
 
-$(TESTBIN): $(TEST_OBJ) $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(USER_OBJ) $(LIB) -lcriterion -lm -o $@
+$(TESTBIN): $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB) -lcriterion \
+	  $(HARNESS_LIBS) -lm -o $@
 
 # Rebuild when the compiler, the flags or the set of installed peer engines change (the build
 # folder records them: a first build made before install-deps ran is redone once they exist).

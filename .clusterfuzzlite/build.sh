@@ -53,11 +53,12 @@ done
 bash scripts/user-register.sh ${USER_KERNELS:-} >"$obj/user_register.c"
 $CC $flags -Iharness -c "$obj/user_register.c" -o "$obj/user_register.o"
 $CC $flags -Iharness -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
+$CC $flags -Iharness -c harness/sweep_exact.c -o "$obj/sweep_exact.o"
 targets=$(bash scripts/fuzz-targets.sh)
 for target in $targets; do
-  $CC $flags -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
-  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" "${user_objs[@]}" \
-    "$obj/libcollide.a" $LIB_FUZZING_ENGINE -lm -o "$OUT/fuzz_$target"
+  $CC $flags -Iharness -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
+  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" "$obj/sweep_exact.o" \
+    "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE -lgmp -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
   zip -q -j "$OUT/fuzz_${target}_seed_corpus.zip" fuzz/corpus/"$target"/*
   cp fuzz/collide.dict "$OUT/fuzz_$target.dict"

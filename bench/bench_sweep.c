@@ -1,4 +1,5 @@
-/* Segment-against-spheres benchmarks: one segment against N spheres, every backend. Scene
+/* Segment-against-spheres benchmarks: one segment against N spheres, every backend, with the
+ * seed's recipe (sweep/spheres) and the robust variant (sweep/spheres-robust). Scene
  * "uniform": sphere centres uniform in a 1000-wide cube, radii 1..5; each iteration sweeps
  * the next of 64 segments that cross the cube between random points of opposite faces, so a
  * handful of spheres are hit, almost all are rejected early, and the branch predictor cannot
@@ -25,8 +26,7 @@ static void make_scene(size_t n) {
   scene.n = n;
 }
 
-static void run_spheres(gb_state *st, void *user) {
-  const char *backend = user;
+static void run_spheres(gb_state *st, const char *backend, bool robust) {
   const size_t n = (size_t)gb_arg_of(st, 0);
   if (!bench_select(st, backend)) return;
   make_scene(n);
@@ -43,7 +43,8 @@ static void run_spheres(gb_state *st, void *user) {
   unsigned k = 0;
   const uint64_t t0 = bench_tsc();
   while (gb_keep_running(st)) {
-    all |= col_segment_spheres(from[k % SEGMENTS], to[k % SEGMENTS], &set, &hit);
+    all |= robust ? col_segment_spheres_robust(from[k % SEGMENTS], to[k % SEGMENTS], &set, &hit)
+                  : col_segment_spheres(from[k % SEGMENTS], to[k % SEGMENTS], &set, &hit);
     k++;
     gb_do_not_optimize(&hit);
   }
@@ -56,7 +57,13 @@ static void run_spheres(gb_state *st, void *user) {
   gb_counter(st, "hit_last_segment", hit.hit ? 1.0 : 0.0, GB_PLAIN);
 }
 
+static void recipe(gb_state *st, void *user) { run_spheres(st, user, false); }
+static void robust(gb_state *st, void *user) { run_spheres(st, user, true); }
+
+void bench_register_sweep_study(void); /* bench_sweep_study.c */
 void bench_register_sweep(void);
 void bench_register_sweep(void) {
-  bench_register(COL_KERNEL_SEGMENT, "sweep", "spheres", "uniform", run_spheres, false);
+  bench_register(COL_KERNEL_SEGMENT, "sweep", "spheres", "uniform", recipe, false);
+  bench_register(COL_KERNEL_SEGMENT_ROBUST, "sweep", "spheres-robust", "uniform", robust, false);
+  bench_register_sweep_study();
 }

@@ -216,9 +216,12 @@ static void segment_spheres(fz_reader *r) {
   if (set_null || out_null || (n > 0 && !arrays)) applies |= ERR(COL_ERR_NULL);
   if (n > UINT32_MAX) applies |= ERR(COL_ERR_SIZE);
   if (applies != 0 || fits(n)) {
-    const col_status st = col_segment_spheres((col_vec3){0, 0, 0}, (col_vec3){1, 1, 1},
-                                              set_null ? NULL : &set, out_null ? NULL : &out);
-    judge("col_segment_spheres", st, applies, untouched(&out, sizeof out));
+    /* Bit 4 picks the robust variant (the same contract). */
+    const bool robust = nulls & 0x10;
+    const col_status st = (robust ? col_segment_spheres_robust : col_segment_spheres)(
+        (col_vec3){0, 0, 0}, (col_vec3){1, 1, 1}, set_null ? NULL : &set, out_null ? NULL : &out);
+    judge(robust ? "col_segment_spheres_robust" : "col_segment_spheres", st, applies,
+          untouched(&out, sizeof out));
   }
   for (int k = 0; k < 4; k++) free(f[k]);
 }

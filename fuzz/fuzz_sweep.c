@@ -1,21 +1,142 @@
 /* Differential fuzz target: one segment against N spheres on every supported backend against
- * the scalar reference (and the reference against col_segment_sphere one by one), bit for bit.
- * Input: offset byte (array misalignment, 0..15 floats), from (3 floats), to (3 floats),
- * n byte (0..127), then n spheres of 4 floats: center x y z, radius. */
+ * the scalar reference (and the reference against the single-sphere function one by one), bit
+ * for bit, for both the seed's recipe (col_segment_spheres) and the robust variant
+ * (col_segment_spheres_robust); and every sphere against the exact answer (harness/sweep_exact.c,
+ * rational arithmetic): the robust variant must stay within its documented bound, and the
+ * recipe's wrong decisions are counted (printed when the process exits).
+ * Input: mode byte (bits 0-3: array misalignment, 0..15 floats; bit 4: steered spheres), from
+ * (3 floats), to (3 floats), n byte (0..127), then n spheres: plain, 4 floats (center x y z,
+ * radius); steered, 3 floats a, r, dev and a byte k: the center a along the segment's line
+ * from `from` and |r| (1 + dev 2^-(k % 32)) beside it, radius |r| (rounded to float), which
+ * puts spheres at any distance near tangency. */
 #include "fuzz_common.h"
+#include "sweep_exact.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char fz_target[] = "sweep";
 
+static uint64_t judged, recipe_false_hits, recipe_misses, robust_false_hits, robust_misses;
+
+static void print_counts(void) {
+  if (judged == 0) return;
+  fprintf(stderr,
+          "fuzz sweep: %llu spheres within the robust bound's range judged against the exact "
+          "answer: the seed's recipe made %llu false hits and %llu misses, the robust variant "
+          "%llu false hits and %llu misses (all inside its bound)\n",
+          (unsigned long long)judged, (unsigned long long)recipe_false_hits,
+          (unsigned long long)recipe_misses, (unsigned long long)robust_false_hits,
+          (unsigned long long)robust_misses);
+}
+
 static bool same_hit(col_segment_hit x, col_segment_hit y) {
   return x.hit == y.hit && x.index == y.index && memcmp(&x.t, &y.t, sizeof(float)) == 0;
 }
 
+/* A steered sphere: center = from + a u + |r| (1 + dev 2^-k) p, u the segment's direction and
+ * p a unit vector perpendicular to it (double precision, then rounded). */
+static void steer(col_vec3 from, col_vec3 to, float a, float r, float dev, unsigned k,
+                  float out[4]) {
+  double u[3] = {(double)to.x - from.x, (double)to.y - from.y, (double)to.z - from.z};
+  double n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  if (!(n > 0) || !isfinite(n)) u[0] = 1, u[1] = 0, u[2] = 0, n = 1;
+  for (int i = 0; i < 3; i++) u[i] /= n;
+  double p[3] = {-u[1], u[0], 0};
+  if (fabs(u[2]) > 0.9) p[0] = 0, p[1] = -u[2], p[2] = u[1];
+  const double pn = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+  const double side = fabs((double)r) * (1.0 + (double)dev * ldexp(1.0, -(int)(k % 32)));
+  const double f[3] = {from.x, from.y, from.z};
+  for (int i = 0; i < 3; i++) out[i] = (float)(f[i] + a * u[i] + side * p[i] / pn);
+  out[3] = fabsf(r);
+}
+
+static void report(const char *what, col_vec3 from, col_vec3 to, const float *const v[4],
+                   size_t n) {
+  fprintf(stderr, "fuzz sweep: %s; input: %zu spheres\n", what, n);
+  fz_print_floats("from", &from.x, 3);
+  fz_print_floats("to", &to.x, 3);
+  for (size_t i = 0; i < n; i++) {
+    char label[80];
+    snprintf(label, sizeof label, "sphere %zu center x y z, radius", i);
+    fz_print_floats(label, (const float[]){v[0][i], v[1][i], v[2][i], v[3][i]}, 4);
+  }
+}
+
+typedef struct variant {
+  const char *name;
+  col_hit (*one)(col_vec3 from, col_vec3 to, col_sphere s);
+  col_status (*set)(col_vec3 from, col_vec3 to, const col_sphere_soa *set, col_segment_hit *out);
+  unsigned kernel;
+} variant;
+
+static const variant variants[] = {
+    {"recipe", col_segment_sphere, col_segment_spheres, COL_KERNEL_SEGMENT},
+    {"robust", col_segment_sphere_robust, col_segment_spheres_robust, COL_KERNEL_SEGMENT_ROBUST},
+};
+
+static void differential(const variant *w, col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                         const float *const v[4]) {
+  const size_t n = set->count;
+  /* The definition: each sphere alone, the smallest t, the lowest index among equals. */
+  col_segment_hit defined = {false, 0.0f, COL_INDEX_NONE};
+  for (size_t i = 0; i < n; i++) {
+    const col_hit h = w->one(from, to, (col_sphere){{v[0][i], v[1][i], v[2][i]}, v[3][i]});
+    if (h.hit && (!defined.hit || h.t < defined.t))
+      defined = (col_segment_hit){true, h.t, (uint32_t)i};
+  }
+  const char *names[FZ_MAX_BACKENDS];
+  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, w->kernel);
+  col_segment_hit out[FZ_MAX_BACKENDS];
+  bool agree = true;
+  for (size_t k = 0; k < nb; k++) {
+    fz_select(names[k]);
+    if (w->set(from, to, set, &out[k]) != COL_OK) abort();
+    agree = agree && same_hit(out[k], out[0]);
+  }
+  if (agree && same_hit(out[0], defined)) return;
+  report(agree ? "scalar batch differs from the single-sphere function" : "backends differ", from,
+         to, v, n);
+  fprintf(stderr, "  variant %s\n  %-10s hit = %d t = %a index = %u\n", w->name, "definition",
+          defined.hit, (double)defined.t, defined.index);
+  for (size_t k = 0; k < nb; k++)
+    fprintf(stderr, "  %-10s hit = %d t = %a index = %u%s\n", names[k], out[k].hit,
+            (double)out[k].t, out[k].index,
+            same_hit(out[k], out[0]) ? "" : "   <- DIFFERS from scalar");
+  fz_fail();
+}
+
+/* Every sphere against the exact answer: the robust variant within its bound. */
+static void against_exact(col_vec3 from, col_vec3 to, const float *const v[4], size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const col_sphere s = {{v[0][i], v[1][i], v[2][i]}, v[3][i]};
+    const sweep_exact x = sweep_exact_eval(from, to, s);
+    if (!sweep_bound_applies(&x, s.radius)) continue;
+    const col_hit recipe = col_segment_sphere(from, to, s);
+    const col_hit robust = col_segment_sphere_robust(from, to, s);
+    judged++;
+    recipe_false_hits += recipe.hit && !x.hit, recipe_misses += !recipe.hit && x.hit;
+    robust_false_hits += robust.hit && !x.hit, robust_misses += !robust.hit && x.hit;
+    const char *why;
+    if (sweep_within_bound(&x, s.radius, robust, &why)) continue;
+    report("the robust variant breaks its error bound", from, to, v, n);
+    fprintf(stderr,
+            "  sphere %zu: %s\n  robust hit = %d t = %.9g; exact hit = %d t = %.17g\n"
+            "  D = %.17g L = %.17g p = %.17g r = %.9g E = %.6g Bt = %.6g\n",
+            i, why, robust.hit, (double)robust.t, x.hit, x.t, x.dist, x.len, x.miss,
+            (double)s.radius, sweep_bound_e(&x, s.radius), sweep_bound_t(&x, s.radius));
+    fz_fail();
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static bool registered;
+  if (!registered) registered = true, atexit(print_counts);
   fz_reader r = {data, size};
-  const size_t offset = fz_u8(&r) % 16;
+  const uint8_t mode = fz_u8(&r);
+  const size_t offset = mode % 16;
+  const bool steered = (mode & 16) != 0;
   col_vec3 from, to;
   from.x = fz_float(&r), from.y = fz_float(&r), from.z = fz_float(&r);
   to.x = fz_float(&r), to.y = fz_float(&r), to.z = fz_float(&r);
@@ -25,46 +146,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     base[k] = fz_alloc((offset + n) * sizeof(float));
     v[k] = base[k] + offset;
   }
-  for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < 4; k++) v[k][i] = fz_float(&r);
-  const col_sphere_soa set = {v[0], v[1], v[2], v[3], n};
-
-  /* The definition: each sphere alone, the smallest t, the lowest index among equals. */
-  col_segment_hit defined = {false, 0.0f, COL_INDEX_NONE};
   for (size_t i = 0; i < n; i++) {
-    const col_hit h =
-        col_segment_sphere(from, to, (col_sphere){{v[0][i], v[1][i], v[2][i]}, v[3][i]});
-    if (h.hit && (!defined.hit || h.t < defined.t))
-      defined = (col_segment_hit){true, h.t, (uint32_t)i};
+    float s[4];
+    for (int k = 0; k < (steered ? 3 : 4); k++) s[k] = fz_float(&r);
+    if (steered) steer(from, to, s[0], s[1], s[2], fz_u8(&r), s);
+    for (int k = 0; k < 4; k++) v[k][i] = s[k];
   }
-
-  const char *names[FZ_MAX_BACKENDS];
-  const size_t nb = fz_backends(names, FZ_MAX_BACKENDS, COL_KERNEL_SEGMENT);
-  col_segment_hit out[FZ_MAX_BACKENDS];
-  bool agree = true;
-  for (size_t k = 0; k < nb; k++) {
-    fz_select(names[k]);
-    if (col_segment_spheres(from, to, &set, &out[k]) != COL_OK) abort();
-    agree = agree && same_hit(out[k], out[0]);
-  }
-  if (!agree || !same_hit(out[0], defined)) {
-    if (agree) fprintf(stderr, "fuzz sweep: scalar batch differs from col_segment_sphere\n");
-    fprintf(stderr, "fuzz sweep: input: %zu spheres\n", n);
-    fz_print_floats("from", &from.x, 3);
-    fz_print_floats("to", &to.x, 3);
-    for (size_t i = 0; i < n; i++) {
-      char label[80];
-      snprintf(label, sizeof label, "sphere %zu center x y z, radius", i);
-      fz_print_floats(label, (const float[]){v[0][i], v[1][i], v[2][i], v[3][i]}, 4);
-    }
-    fprintf(stderr, "  %-10s hit = %d t = %a index = %u\n", "definition", defined.hit,
-            (double)defined.t, defined.index);
-    for (size_t k = 0; k < nb; k++)
-      fprintf(stderr, "  %-10s hit = %d t = %a index = %u%s\n", names[k], out[k].hit,
-              (double)out[k].t, out[k].index,
-              same_hit(out[k], out[0]) ? "" : "   <- DIFFERS from scalar");
-    fz_fail();
-  }
+  const col_sphere_soa set = {v[0], v[1], v[2], v[3], n};
+  const float *const cv[4] = {v[0], v[1], v[2], v[3]};
+  for (size_t w = 0; w < sizeof variants / sizeof variants[0]; w++)
+    differential(&variants[w], from, to, &set, cv);
+  against_exact(from, to, cv, n);
   for (int k = 0; k < 4; k++) free(base[k]);
   return 0;
 }

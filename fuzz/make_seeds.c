@@ -262,6 +262,21 @@ static void sweep_seeds(void) {
     snprintf(name, sizeof name, "edges-n%zu", lengths[l]);
     sweep_file(name, lengths[l] % 16, o, z10, lengths[l], edge_spheres, NSPHERES);
   }
+  /* Steered (mode bit 4): bottles 100 m, 1 km and 10 km down a 20 km segment, each
+   * (1 + dev 2^-k) radii beside the line: where the recipe decides on rounding noise. */
+  enc e = {.n = 0};
+  put8(&e, 16);
+  const float far_to[3] = {12000, 9000, 12000};
+  for (int k = 0; k < 3; k++) putf(&e, o[k]);
+  for (int k = 0; k < 3; k++) putf(&e, far_to[k]);
+  const float along[3] = {100, 1000, 10000}, dev[4] = {-1, -0.25f, 0.25f, 1};
+  put8(&e, 12);
+  for (int a = 0; a < 3; a++)
+    for (int d = 0; d < 4; d++) {
+      putf(&e, along[a]), putf(&e, 0.075f), putf(&e, dev[d]);
+      put8(&e, (uint8_t)(8 + 4 * a));
+    }
+  save(&e, "sweep", "steered-far-bottles");
 }
 
 /* ---- broadphase: the aabb edge boxes as a set, 2D and 3D, alone or topped up by the

@@ -9,6 +9,7 @@ packages=(
   clang clang-14 libclang-rt-14-dev # `clang` (the name the build uses), libFuzzer, sanitizers
   libsimde-dev                # portable SIMD intrinsics
   libcriterion-dev            # unit tests
+  libgmp-dev                  # exact arithmetic: the segment-against-sphere oracle
   libbenchmark-dev libbenchmark-tools
   libbullet-dev libbox2d-dev libchipmunk-dev # peer engines (bench/peers)
   python3 python3-matplotlib python3-scipy python3-yaml

@@ -19,6 +19,7 @@ from report_broadphase import broadphase_section
 from report_peers import peers_section
 from report_dynamics import dynamics_section
 from report_pixels import pixels_section
+from report_sweep import sweep_section
 from report_util import fmt, human_items, plt, save_figure, series_style, times, verdict
 
 # The targets of the benchmark issue: (family, variant, scene, N, backend, minimum speedup).
@@ -41,7 +42,7 @@ ABSOLUTE_TARGETS = [  # max TSC cycles per box
 # Families with pixels as items (side = argument), and families reported in their own section
 # only (report_broadphase.py, report_pixels.py, report_dynamics.py) rather than per backend.
 PIXEL_FAMILIES = ("sprite", "mask")
-SEPARATE_SECTIONS = ("broadphase", "move", "sim", "circlestat")
+SEPARATE_SECTIONS = ("broadphase", "move", "sim", "circlestat", "sweepstat")
 
 
 
@@ -312,6 +313,7 @@ def report_run(path, data, out_dir, rel):
     lines += comparisons(table, order, kinds)
     lines += pixels_section(table, out_dir, rel, machine)
     lines += dynamics_section(table, out_dir, rel, machine)
+    lines += sweep_section(table, order)
     lines += broadphase_section(table, out_dir, rel, machine)
     lines += peers_section(table, ctx)
     return lines

@@ -198,6 +198,23 @@ typedef struct col_hit {
  * is inside a 15 cm bottle, yet the segment between them hits it. */
 col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s);
 
+/* The same question, answered robustly when the sphere is far away compared to its radius.
+ * The recipe's step 6 subtracts d2 from r2 + s*s, two numbers of the size of |d|^2, so its
+ * rounding error is a few ulps of |d|^2 against a q of at most r^2: with a 7.5 cm sphere the
+ * decision is noise from about 100 m on (README, "Segment against sphere: the recipe far
+ * away"). This variant takes steps 1-5 unchanged and replaces step 6 with:
+ * 6'. e = d - s*dir, per axis (e.x = d.x - s*dir.x, ...); q = r2 - ((e.x*e.x + e.y*e.y) +
+ *     e.z*e.z); q < 0: miss. t = s - sqrtf(q); hit iff t <= len. A zero t is +0.0.
+ * Same contract otherwise (misses, non-finite input, the start-inside rule).
+ * Error bound (u = 2^-24; all quantities below exact, for the float inputs as given): let
+ * D = |center - from|, L = |to - from|, p = the distance from the center to the line, and
+ * E = 32 u (D + r). When D, L and r (unless r is 0) lie in [2^-40, 2^40], the hit decision is
+ * the exact one except when |p - r| <= E (tangent), |D - r| <= E (starting on the surface), or
+ * the exact contact lies within Bt + 4 u L of the segment's end, Bt = 3 E + 2 sqrt(r E); and
+ * when both hit, |t - exact t| <= Bt. The recipe's error instead grows with D^2 / r. The unit
+ * tests and the sweep fuzzer check this bound against exact rational arithmetic. */
+col_hit col_segment_sphere_robust(col_vec3 from, col_vec3 to, col_sphere s);
+
 /* Large and fast movers: sweeping a sphere of radius `mover_radius` against `target` equals
  * sweeping its center point against `target` grown by that radius. Returns target with
  * radius = target.radius + mover_radius (one float addition). */
@@ -237,6 +254,10 @@ typedef struct col_segment_hit {
  * errors. */
 col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
                                col_segment_hit *out);
+
+/* col_segment_spheres with each sphere tested by col_segment_sphere_robust; same errors. */
+col_status col_segment_spheres_robust(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                                      col_segment_hit *out);
 
 /* ---------------------------------------------------------------------------------------- */
 /* 4.5 Broadphase: all pairs of overlapping boxes                                           */

@@ -107,6 +107,7 @@ static const struct {
     {"elastic", offsetof(col_kernels, elastic_batch)},
     {"segment", offsetof(col_kernels, segment_spheres)},
     {"sap_run", offsetof(col_kernels, sap_run)},
+    {"segment_robust", offsetof(col_kernels, segment_spheres_robust)},
 };
 enum { SLOTS = sizeof slots / sizeof slots[0] };
 _Static_assert(COL_KERNEL_ALL == (1u << SLOTS) - 1u, "one row per col_kernel bit");

@@ -54,6 +54,11 @@ static col_segment_hit ref_segment_spheres(col_vec3 from, col_vec3 to, const col
   return col__segment_spheres_ref(from, to, set);
 }
 
+static col_segment_hit ref_segment_spheres_robust(col_vec3 from, col_vec3 to,
+                                                  const col_sphere_soa *set) {
+  return col__segment_spheres_robust_ref(from, to, set);
+}
+
 static size_t ref_sap_run(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                           size_t *tested) {
   return col__sap_run_ref(v, r, touch, out, tested);
@@ -77,6 +82,7 @@ const col__backend REF_TABLE = {
             .elastic_batch = ref_elastic_batch,
             .segment_spheres = ref_segment_spheres,
             .sap_run = ref_sap_run,
+            .segment_spheres_robust = ref_segment_spheres_robust,
         },
 };
 

@@ -24,6 +24,11 @@ col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s) {
   return col__sweep_ref(&g, s.center.x, s.center.y, s.center.z, s.radius);
 }
 
+col_hit col_segment_sphere_robust(col_vec3 from, col_vec3 to, col_sphere s) {
+  const col__segment_prep g = col__segment_prepare(from, to);
+  return col__sweep_robust_ref(&g, s.center.x, s.center.y, s.center.z, s.radius);
+}
+
 col_sphere col_sphere_inflate(col_sphere target, float mover_radius) {
   target.radius = target.radius + mover_radius;
   return target;
@@ -56,15 +61,29 @@ col_sphere col_sphere_transform(col_sphere s, col_mat4 world) {
   return r;
 }
 
-col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
-                               col_segment_hit *out) {
+static col_status check_set(const col_sphere_soa *set, const col_segment_hit *out,
+                            const col__backend **be) {
   if (set == NULL || out == NULL) return COL_ERR_NULL;
   if (set->count > 0 && (!set->center_x || !set->center_y || !set->center_z || !set->radius))
     return COL_ERR_NULL;
   if (set->count > UINT32_MAX) return COL_ERR_SIZE;
+  return col__backend_active(be);
+}
+
+col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                               col_segment_hit *out) {
   const col__backend *be;
-  col_status st = col__backend_active(&be);
+  const col_status st = check_set(set, out, &be);
   if (st != COL_OK) return st;
   *out = be->k.segment_spheres(from, to, set);
+  return COL_OK;
+}
+
+col_status col_segment_spheres_robust(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                                      col_segment_hit *out) {
+  const col__backend *be;
+  const col_status st = check_set(set, out, &be);
+  if (st != COL_OK) return st;
+  *out = be->k.segment_spheres_robust(from, to, set);
   return COL_OK;
 }

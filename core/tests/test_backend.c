@@ -131,6 +131,8 @@ Test(backend, unknown_env_name_fails_every_batch_call, .init = cr_redirect_stder
   col_segment_hit hit;
   const col_sphere_soa spheres = {0};
   cr_assert_eq(col_segment_spheres((col_vec3){0}, (col_vec3){0}, &spheres, &hit), COL_ERR_BACKEND);
+  cr_assert_eq(col_segment_spheres_robust((col_vec3){0}, (col_vec3){0}, &spheres, &hit),
+               COL_ERR_BACKEND);
   col_pixel_hit ph;
   cr_assert_eq(col_sprite_overlap((col_sprite){0}, (col_sprite){0}, 20, COL_PIXEL_FIRST, &ph),
                COL_ERR_BACKEND);

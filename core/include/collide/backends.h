@@ -47,11 +47,13 @@ typedef enum col_kernel {
   COL_KERNEL_ELASTIC = 1u << 7,         /* col_elastic_batch */
   COL_KERNEL_SEGMENT = 1u << 8,         /* col_segment_spheres */
   COL_KERNEL_SAP_RUN = 1u << 9,         /* sweep and prune's run scan (broadphase sap, cache) */
-  COL_KERNEL_ALL = (1u << 10) - 1u,
+  COL_KERNEL_SEGMENT_ROBUST = 1u << 10, /* col_segment_spheres_robust */
+  COL_KERNEL_ALL = (1u << 11) - 1u,
 } col_kernel;
 
 /* The slot's name ("aabb2_query", "aabb2_query_aos", "aabb3_query", "aabb2_mtd", "sprite",
- * "mask", "circle", "elastic", "segment", "sap_run") for one bit, NULL for anything else. */
+ * "mask", "circle", "elastic", "segment", "sap_run", "segment_robust") for one bit, NULL for
+ * anything else. */
 const char *col_kernel_name(col_kernel kernel);
 
 typedef struct col_backend_info {
@@ -156,6 +158,7 @@ typedef struct col_kernels {
    * returns their number and sets *tested to the run's length. */
   size_t (*sap_run)(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                     size_t *tested);
+  col_segment_hit (*segment_spheres_robust)(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
 } col_kernels;
 
 /* ---------------------------------------------------------------------------------------- */
@@ -175,7 +178,7 @@ typedef struct col_kernels {
 col_status col_user_register(void);
 
 /* The version of the structs below; a caller built against another header is refused. */
-#define COL_USER_VERSION 1
+#define COL_USER_VERSION 2 /* 2: col_kernels gained segment_spheres_robust */
 
 /* At most this many user backends and this many user broadphases. */
 #define COL_USER_MAX 8

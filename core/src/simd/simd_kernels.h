@@ -47,6 +47,7 @@ const col__backend COL_TABLE = {
             .elastic_batch = simd_elastic_batch,
             .segment_spheres = simd_segment_spheres,
             .sap_run = simd_sap_run,
+            .segment_spheres_robust = simd_segment_spheres_robust,
         },
     .sap_sweep = simd_sap_sweep,
 };

@@ -10,8 +10,10 @@ typedef struct sweep_consts {
   bool moving; /* len != 0 */
 } sweep_consts;
 
-/* Returns the lanes that hit; their t values (already +0 for a zero t) in *t. */
-COL_INLINE uint32_t sweep_lanes(const sweep_consts *k, vf cx, vf cy, vf cz, vf r, vf *t) {
+/* Returns the lanes that hit; their t values (already +0 for a zero t) in *t. `robust`
+ * (a constant at every call) picks the robust variant's q: r2 - |d - s*dir|^2. */
+COL_INLINE uint32_t sweep_lanes(const sweep_consts *k, vf cx, vf cy, vf cz, vf r, vf *t,
+                                bool robust) {
   const vm valid =
       vm_andnot(vm_and(vm_and(vf_finite(cx), vf_finite(cy)), vm_and(vf_finite(cz), vf_finite(r))),
                 vf_lt(r, k->zero));
@@ -24,7 +26,14 @@ COL_INLINE uint32_t sweep_lanes(const sweep_consts *k, vf cx, vf cy, vf cz, vf r
     return vm_bits(inside);
   }
   const vf s = vf_add(vf_add(vf_mul(k->dir_x, dx), vf_mul(k->dir_y, dy)), vf_mul(k->dir_z, dz));
-  const vf q = vf_sub(vf_add(r2, vf_mul(s, s)), d2);
+  vf q;
+  if (robust) {
+    const vf ex = vf_sub(dx, vf_mul(s, k->dir_x)), ey = vf_sub(dy, vf_mul(s, k->dir_y)),
+             ez = vf_sub(dz, vf_mul(s, k->dir_z));
+    q = vf_sub(r2, vf_add(vf_add(vf_mul(ex, ex), vf_mul(ey, ey)), vf_mul(ez, ez)));
+  } else {
+    q = vf_sub(vf_add(r2, vf_mul(s, s)), d2);
+  }
   vm through = vm_andnot(vm_andnot(valid, inside), vf_lt(s, k->zero));
   through = vm_andnot(through, vf_lt(q, k->zero));
   const uint32_t candidates = vm_bits(through);
@@ -46,7 +55,8 @@ COL_INLINE void sweep_take(col_segment_hit *best, uint32_t bits, vf t, size_t ba
   }
 }
 
-static col_segment_hit simd_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
+COL_INLINE col_segment_hit segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                                           bool robust) {
   col_segment_hit best = {false, 0.0f, COL_INDEX_NONE};
   const col__segment_prep g = col__segment_prepare(from, to);
   if (!g.finite) return best;
@@ -57,8 +67,9 @@ static col_segment_hit simd_segment_spheres(col_vec3 from, col_vec3 to, const co
   size_t i = 0;
   vf t;
   for (; i + COL_W <= n; i += COL_W) {
-    const uint32_t bits = sweep_lanes(&k, vf_loadu(set->center_x + i), vf_loadu(set->center_y + i),
-                                      vf_loadu(set->center_z + i), vf_loadu(set->radius + i), &t);
+    const uint32_t bits =
+        sweep_lanes(&k, vf_loadu(set->center_x + i), vf_loadu(set->center_y + i),
+                    vf_loadu(set->center_z + i), vf_loadu(set->radius + i), &t, robust);
     if (bits != 0) sweep_take(&best, bits, t, i);
   }
   if (i < n) {
@@ -67,12 +78,21 @@ static col_segment_hit simd_segment_spheres(col_vec3 from, col_vec3 to, const co
     pad_copy_f(c[1], set->center_y + i, n - i, NAN);
     pad_copy_f(c[2], set->center_z + i, n - i, NAN);
     pad_copy_f(c[3], set->radius + i, n - i, NAN);
-    const uint32_t bits =
-        sweep_lanes(&k, vf_loadu(c[0]), vf_loadu(c[1]), vf_loadu(c[2]), vf_loadu(c[3]), &t) &
-        COL_TAIL_BITS(n - i);
+    const uint32_t bits = sweep_lanes(&k, vf_loadu(c[0]), vf_loadu(c[1]), vf_loadu(c[2]),
+                                      vf_loadu(c[3]), &t, robust) &
+                          COL_TAIL_BITS(n - i);
     if (bits != 0) sweep_take(&best, bits, t, i);
   }
   return best;
+}
+
+static col_segment_hit simd_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set) {
+  return segment_spheres(from, to, set, false);
+}
+
+static col_segment_hit simd_segment_spheres_robust(col_vec3 from, col_vec3 to,
+                                                   const col_sphere_soa *set) {
+  return segment_spheres(from, to, set, true);
 }
 
 #endif
