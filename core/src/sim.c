@@ -246,6 +246,7 @@ col_status col_balls_step(col_balls *b, col_sim_pairs pairing, col_broadphase al
                           col_sim_stats *stats) {
   if (b == NULL || (b->count > 0 && (b->x == NULL || b->scratch == NULL))) return COL_ERR_NULL;
   if (!col__sim_args_ok(pairing, algorithm)) return COL_ERR_ARGUMENT;
+  if (b->count == 0) return COL_OK; /* no balls: the arrays and scratch may be NULL */
   col_sim_stats ignored = {0, 0, 0};
   col_sim_stats *st = stats != NULL ? stats : &ignored;
   for (size_t i = 0; i < b->count; i++) {

@@ -238,6 +238,7 @@ col_status col_world_step(col_world *w, float dt, col_sim_pairs pairing, col_bro
                           col_sim_stats *stats) {
   if (w == NULL || (w->count > 0 && (w->box == NULL || w->scratch == NULL))) return COL_ERR_NULL;
   if (!col__sim_args_ok(pairing, algorithm)) return COL_ERR_ARGUMENT;
+  if (w->count == 0) return COL_OK; /* no entities: the arrays and scratch may be NULL */
   col_sim_stats ignored = {0, 0, 0};
   col_sim_stats *st = stats != NULL ? stats : &ignored;
   if (pairing == COL_SIM_NAIVE) {

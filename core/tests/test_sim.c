@@ -43,6 +43,41 @@ Test(sim, balls_bounce_off_walls) {
   col_balls_destroy(&b);
 }
 
+/* The wall rule's edges (sims.h): a ball that ends exactly touching a wall has not reached
+ * past it; a ball past a wall bounces only when moving towards it, so a zero velocity stays
+ * +0.0 and one moving away keeps its sign. One ball per case, both axes. */
+Test(sim, balls_at_the_wall_exactly) {
+  const struct {
+    float pos, v, want_v;
+    const char *what;
+  } cases[] = {
+      {4, -1, -1, "ends touching the low wall (p - r == 0), moving towards it: no bounce"},
+      {96, 1, 1, "ends touching the high wall (p + r == 100), moving towards it: no bounce"},
+      {2, 0, 0, "past the low wall, not moving: stays +0.0"},
+      {99, 0, 0, "past the high wall, not moving: stays +0.0"},
+      {1, 1, 1, "past the low wall, moving away: no bounce"},
+      {98, -1, -1, "past the high wall, moving away: no bounce"},
+      {2.5f, -0.5f, 0.5f, "past the low wall, moving towards it: bounces"},
+      {98.5f, 0.5f, -0.5f, "past the high wall, moving towards it: bounces"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int axis = 0; axis < 2; axis++) {
+      col_balls b;
+      cr_assert_eq(col_balls_create(1, 100, 100, &b), COL_OK);
+      b.radius[0] = 3;
+      float *p = axis ? b.y : b.x, *v = axis ? b.vy : b.vx;
+      float *q = axis ? b.x : b.y, *w = axis ? b.vx : b.vy;
+      p[0] = cases[c].pos - cases[c].v, v[0] = cases[c].v; /* ends at pos */
+      q[0] = 50, w[0] = 0;
+      cr_assert_eq(col_balls_step(&b, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL), COL_OK);
+      cr_expect_eq(fbits(p[0]), fbits(cases[c].pos), "%s (axis %d): position", cases[c].what, axis);
+      cr_expect_eq(fbits(v[0]), fbits(cases[c].want_v), "%s (axis %d): velocity %a", cases[c].what,
+                   axis, (double)v[0]);
+      cr_expect_eq(fbits(w[0]), fbits(0.0f), "%s (axis %d): the other axis", cases[c].what, axis);
+      col_balls_destroy(&b);
+    }
+}
+
 static void random_balls(col_balls *b, uint64_t *rng, float speed) {
   for (size_t i = 0; i < b->count; i++) {
     b->radius[i] = 2.0f + (float)rand_below(rng, 60) / 10.0f;
@@ -268,6 +303,22 @@ Test(sim, errors) {
   cr_expect_eq(col_balls_step(NULL, COL_SIM_NAIVE, COL_BROADPHASE_SAP, NULL), COL_ERR_NULL);
   cr_expect_eq(col_balls_step(&b, (col_sim_pairs)2, COL_BROADPHASE_SAP, NULL), COL_ERR_ARGUMENT);
   cr_expect_eq(col_balls_step(&b, COL_SIM_BROADPHASE, (col_broadphase)9, NULL), COL_ERR_ARGUMENT);
+  /* Missing arrays are an error only when there are balls to move. */
+  col_balls holes = b;
+  holes.scratch = NULL;
+  cr_expect_eq(col_balls_step(&holes, COL_SIM_NAIVE, COL_BROADPHASE_SAP, NULL), COL_ERR_NULL);
+  holes = b, holes.x = NULL;
+  cr_expect_eq(col_balls_step(&holes, COL_SIM_NAIVE, COL_BROADPHASE_SAP, NULL), COL_ERR_NULL);
+  const col_balls none = {NULL, NULL, NULL, NULL, NULL, 0, 10, 10, NULL};
+  const col_world nobody = {NULL, NULL, NULL, 0, {0, 1}, NULL};
+  for (int pairing = 0; pairing < 2; pairing++) {
+    col_balls empty = none;
+    cr_expect_eq(col_balls_step(&empty, (col_sim_pairs)pairing, COL_BROADPHASE_SAP, NULL), COL_OK,
+                 "no balls, no arrays: nothing to do");
+    col_world empty_world = nobody;
+    cr_expect_eq(col_world_step(&empty_world, 1, (col_sim_pairs)pairing, COL_BROADPHASE_SAP, NULL),
+                 COL_OK, "no entities, no arrays: nothing to do");
+  }
   col_balls_destroy(&b);
   col_balls_destroy(NULL);
   col_world w;
