@@ -15,7 +15,8 @@ struct col_broadphase_cache {
   uint32_t *sap_order, *sap_keys, *sap_order_back, *sap_keys_back;
   float *sap_sorted, *sap_sorted_back;
   uint32_t *sap_work;  /* the sweep's indices (n + COL_SAP_PAD), radix scratch (2n + 1) */
-  bool sap_x_inverted; /* a box of the order is inverted on x */
+  uint32_t *sap_pos;   /* box i's position in the order (when usable) */
+  size_t sap_inverted; /* boxes of the order inverted on x (the sweep's x_lower when > 0) */
   size_t sap_m;
   unsigned dims;
   col_touch touch;
@@ -46,9 +47,10 @@ col_status col_broadphase_cache_create(col_broadphase_cache **cache) {
 
 static void reset(col_broadphase_cache *c) {
   free(c->coords), free(c->moved), free(c->moved_list), free(c->usable), free(c->cand);
-  free(c->sap_order), free(c->sap_keys), free(c->sap_sorted), free(c->sap_work);
+  free(c->sap_order), free(c->sap_keys), free(c->sap_sorted), free(c->sap_work), free(c->sap_pos);
   free(c->sap_order_back), free(c->sap_keys_back), free(c->sap_sorted_back);
   c->sap_order = c->sap_keys = c->sap_order_back = c->sap_keys_back = c->sap_work = NULL;
+  c->sap_pos = NULL;
   c->sap_sorted = c->sap_sorted_back = NULL, c->sap_m = 0;
   col__tree_free(&c->tree);
   col_pairs_free(&c->pairs);
@@ -166,9 +168,12 @@ static col_sap_view kept_view(col_broadphase_cache *c, const col_boxes *boxes, c
     for (size_t r = c->sap_m; r < c->sap_m + COL_SAP_PAD; r++) lo[r] = hi[r] = NAN;
     v.min[k] = lo, v.max[k] = hi;
   }
-  v.x_lower = touch == COL_TOUCH_SEPARATES || c->sap_x_inverted;
+  v.x_lower = touch == COL_TOUCH_SEPARATES || c->sap_inverted > 0;
   return v;
 }
+
+/* The larger of two floats (the first when they are equal or b is NaN; none is NaN here). */
+static inline float fmaxf_ordered(float a, float b) { return a > b ? a : b; }
 
 /* One frame of the kept sweep and prune when few boxes moved: the previous pairs between
  * unmoved boxes carry over, and each moved box at sorted position r is looked up in two runs:
@@ -191,7 +196,7 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
     /* the first position before r whose running maximum of max x gets to min x[r]: both rise
      * with r, so one walk serves every moved box */
     for (; lo < r; lo++) {
-      const float up_to = v.max[0][lo] > reached ? v.max[0][lo] : reached;
+      const float up_to = fmaxf_ordered(v.max[0][lo], reached);
       if (!(up_to < v.min[0][r])) break;
       reached = up_to;
     }
@@ -232,15 +237,15 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
  * per moved box.
  * Returns the number of boxes in the order; the positions of the *placed moved boxes, in
  * ascending order, replace the moved list. */
-/* merge_moved's pass, `arrays` a constant (4 or 6) once inlined; returns whether a box of the
- * result is inverted on x (the sweep's x_lower). */
-static inline __attribute__((always_inline)) bool
+/* merge_moved's pass, `arrays` a constant (4 or 6) once inlined; returns how many boxes of the
+ * result are inverted on x (the sweep's x_lower). */
+static inline __attribute__((always_inline)) size_t
 merge_pass(col_broadphase_cache *c, unsigned arrays, const float *const *sorted,
            const float *const *now, float *const *to_sorted, const uint32_t *moved_keys,
            const uint32_t *moved_order, size_t k, size_t total) {
   const uint32_t *order = c->sap_order, *keys = c->sap_keys;
   uint32_t *to_order = c->sap_order_back, *to_keys = c->sap_keys_back;
-  bool x_inverted = false;
+  size_t x_inverted = 0;
   for (size_t a = c->sap_m, b = k, w = total; w > 0;) {
     while (a > 0 && c->moved[order[a - 1]]) a--;
     --w;
@@ -254,7 +259,7 @@ merge_pass(col_broadphase_cache *c, unsigned arrays, const float *const *sorted,
       to_keys[w] = moved_keys[b], to_order[w] = i, c->moved_list[b] = (uint32_t)w;
       for (unsigned x = 0; x < arrays; x++) to_sorted[x][w] = now[x][i];
     }
-    x_inverted |= to_sorted[1][w] < to_sorted[0][w];
+    x_inverted += to_sorted[1][w] < to_sorted[0][w];
   }
   return x_inverted;
 }
@@ -282,7 +287,7 @@ static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint3
   /* One pass from the back into the other set: the unmoved boxes in their order (moved ones
    * skipped) merged with the moved ones; then the sets swap. */
   const size_t total = c->sap_m - left + k;
-  c->sap_x_inverted =
+  c->sap_inverted =
       boxes->dims == 3
           ? merge_pass(c, 6, sorted, now, to_sorted, moved_keys, moved_order, k, total)
           : merge_pass(c, 4, sorted, now, to_sorted, moved_keys, moved_order, k, total);
@@ -291,8 +296,80 @@ static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint3
   t = c->sap_keys, c->sap_keys = c->sap_keys_back, c->sap_keys_back = t;
   float *f = c->sap_sorted;
   c->sap_sorted = c->sap_sorted_back, c->sap_sorted_back = f;
+  for (size_t r = 0; r < total; r++) c->sap_pos[c->sap_order[r]] = (uint32_t)r;
   *placed = k;
   return total;
+}
+
+/* One position of the kept order copied to another (its box's position follows). */
+static inline __attribute__((always_inline)) void
+shift_one(col_broadphase_cache *c, float *const *arrays, unsigned count, size_t from, size_t to) {
+  c->sap_keys[to] = c->sap_keys[from];
+  const uint32_t i = c->sap_order[from];
+  c->sap_order[to] = i, c->sap_pos[i] = (uint32_t)to;
+  for (unsigned a = 0; a < count; a++) arrays[a][to] = arrays[a][from];
+}
+
+/* The order kept up to date in place when the moved boxes go a few places: each is taken out
+ * of its position and put where its new min x belongs, the boxes in between shifted one place
+ * (the order stays sorted on the keys it holds after every box). Gives up, the order still
+ * valid (each moved box at its new place or still at its old one, usable[] saying which boxes
+ * it holds), once the shifts pass `budget` places; merge_moved then redoes the frame.
+ * On success the positions of the usable moved boxes, ascending, are the first *placed
+ * entries of the moved list. `scratch` has 4 words per moved box. */
+static bool move_in_place(col_broadphase_cache *c, const col_boxes *boxes, uint32_t *scratch,
+                          size_t moved, size_t budget, size_t *placed) {
+  const unsigned count = 2 * boxes->dims;
+  float *arrays[6];
+  const float *now[6];
+  for (unsigned a = 0; a < count; a++) arrays[a] = sorted_array(c, a);
+  for (unsigned k = 0; k < boxes->dims; k++)
+    now[2 * k] = boxes->min[k], now[2 * k + 1] = boxes->max[k];
+  uint32_t *keys = c->sap_keys;
+  size_t m = c->sap_m, shifted = 0;
+  for (size_t q = 0; q < moved; q++) {
+    const uint32_t i = c->moved_list[q];
+    const bool was = c->usable[i], is = !col__bp_has_nan(boxes, i);
+    if (!was && !is) continue;
+    size_t p = m; /* a box joining the order starts past its end */
+    if (was) {
+      p = c->sap_pos[i];
+      c->sap_inverted -= arrays[1][p] < arrays[0][p];
+    } else {
+      m++;
+    }
+    size_t j = p;
+    if (!is) { /* leaves the order: the boxes after it move up */
+      for (; j + 1 < m; j++) shift_one(c, arrays, count, j + 1, j);
+      m--, c->usable[i] = false;
+    } else {
+      const uint32_t key = col__float_key(boxes->min[0][i]);
+      for (; j > 0 && keys[j - 1] > key; j--) shift_one(c, arrays, count, j - 1, j);
+      if (j == p)
+        for (; j + 1 < m && keys[j + 1] < key; j++) shift_one(c, arrays, count, j + 1, j);
+      keys[j] = key, c->sap_order[j] = i, c->sap_pos[i] = (uint32_t)j;
+      for (unsigned a = 0; a < count; a++) arrays[a][j] = now[a][i];
+      c->sap_inverted += arrays[1][j] < arrays[0][j];
+      c->usable[i] = true;
+    }
+    shifted += j > p ? j - p : p - j;
+    if (shifted > budget) {
+      c->sap_m = m;
+      return false;
+    }
+  }
+  c->sap_m = m;
+  /* The moved boxes' positions in ascending order (radix on the positions). */
+  uint32_t *at = scratch, *ids = scratch + moved;
+  size_t k = 0;
+  for (size_t q = 0; q < moved; q++) {
+    const uint32_t i = c->moved_list[q];
+    if (c->usable[i]) at[k] = c->sap_pos[i], ids[k++] = i;
+  }
+  col__radix_sort32(at, ids, k, scratch + 2 * moved);
+  memcpy(c->moved_list, at, k * sizeof *at);
+  *placed = k;
+  return true;
 }
 
 /* Sweep and prune kept up to date. The first frame, or one where more than a quarter of the
@@ -311,9 +388,11 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first, co
     c->sap_sorted = malloc(coords), c->sap_sorted_back = malloc(coords);
     /* the sweep's indices (room for a look-up rounded up to whole vectors), radix scratch */
     c->sap_work = malloc((3 * n + 1 + COL_SAP_PAD) * sizeof(uint32_t));
+    c->sap_pos = malloc(words);
     c->count = n; /* sorted_array's stride */
     if (!alloc_frame_state(c, n) || !c->sap_order || !c->sap_keys || !c->sap_sorted ||
-        !c->sap_order_back || !c->sap_keys_back || !c->sap_sorted_back || !c->sap_work)
+        !c->sap_order_back || !c->sap_keys_back || !c->sap_sorted_back || !c->sap_work ||
+        !c->sap_pos)
       return COL_ERR_MEMORY;
     remember_all(c, boxes);
     for (size_t i = 0; i < n; i++) c->usable[i] = !col__bp_has_nan(boxes, i); /* = in order */
@@ -325,8 +404,12 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first, co
   if (whole)
     for (size_t k = 0; k < moved; k++) /* the first frame set every box's flag above */
       c->usable[c->moved_list[k]] = !col__bp_has_nan(boxes, c->moved_list[k]);
-  c->sap_m = whole ? col__bp_sort_x(boxes, c->sap_order, c->sap_keys, scratch)
-                   : merge_moved(c, boxes, scratch, moved, &placed);
+  /* In place while the moved boxes go about as many places in all as there are boxes; past
+   * that, one merge pass over the order costs less. */
+  if (whole)
+    c->sap_m = col__bp_sort_x(boxes, c->sap_order, c->sap_keys, scratch);
+  else if (!move_in_place(c, boxes, scratch, moved, n, &placed))
+    c->sap_m = merge_moved(c, boxes, scratch, moved, &placed);
   const uint32_t *order = c->sap_order;
   /* Kept between frames: two sets of order and keys, indices and radix scratch, the moved
    * list, coordinates, flags, two sorted copies, pairs. */
@@ -335,14 +418,15 @@ static col_status sap_frame(col_broadphase_cache *c, col__bp *bp, bool first, co
                           4 * boxes->dims * (n + COL_SAP_PAD) * sizeof(float) +
                           c->pairs.capacity * sizeof(col_pair));
   if (whole) {
-    bool x_inverted = false;
+    size_t x_inverted = 0;
     for (unsigned k = 0; k < boxes->dims; k++) {
       float *lo = sorted_array(c, 2 * k), *hi = sorted_array(c, 2 * k + 1);
       for (size_t r = 0; r < c->sap_m; r++)
         lo[r] = boxes->min[k][order[r]], hi[r] = boxes->max[k][order[r]];
-      for (size_t r = 0; k == 0 && r < c->sap_m; r++) x_inverted |= hi[r] < lo[r];
+      for (size_t r = 0; k == 0 && r < c->sap_m; r++) x_inverted += hi[r] < lo[r];
     }
-    c->sap_x_inverted = x_inverted;
+    for (size_t r = 0; r < c->sap_m; r++) c->sap_pos[order[r]] = (uint32_t)r;
+    c->sap_inverted = x_inverted;
     return col__bp_sap_sweep(bp, order, c->sap_m, idx);
   }
   return sap_moved(c, bp, order, placed, idx);
