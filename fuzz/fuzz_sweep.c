@@ -95,7 +95,16 @@ static void differential(const variant *w, col_vec3 from, col_vec3 to, const col
     if (w->set(from, to, set, &out[k]) != COL_OK) abort();
     agree = agree && same_hit(out[k], out[0]);
   }
-  if (agree && same_hit(out[0], defined)) return;
+  /* The conventions, checked apart from the reference: a zero t is +0.0, the robust t is never
+   * negative, a miss is {false, +0, COL_INDEX_NONE}, a hit's index names a sphere. */
+  const col_segment_hit h = out[0];
+  uint32_t tbits;
+  memcpy(&tbits, &h.t, sizeof tbits);
+  const bool robust = w->kernel == COL_KERNEL_SEGMENT_ROBUST;
+  const bool conventions = h.hit ? tbits != 0x80000000u && h.index < n && (!robust || h.t >= 0)
+                                 : tbits == 0 && h.index == COL_INDEX_NONE;
+  if (agree && same_hit(out[0], defined) && conventions) return;
+  if (!conventions) fprintf(stderr, "fuzz sweep: a result breaks the header's conventions\n");
   report(agree ? "scalar batch differs from the single-sphere function" : "backends differ", from,
          to, v, n);
   fprintf(stderr, "  variant %s\n  %-10s hit = %d t = %a index = %u\n", w->name, "definition",

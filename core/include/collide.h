@@ -204,7 +204,10 @@ col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s);
  * decision is noise from about 100 m on (README, "Segment against sphere: the recipe far
  * away"). This variant takes steps 1-5 unchanged and replaces step 6 with:
  * 6'. e = d - s*dir, per axis (e.x = d.x - s*dir.x, ...); q = r2 - ((e.x*e.x + e.y*e.y) +
- *     e.z*e.z); q < 0: miss. t = s - sqrtf(q); hit iff t <= len. A zero t is +0.0.
+ *     e.z*e.z); q < 0: miss. t = s - sqrtf(q), or +0.0 when that is negative; hit iff
+ *     t <= len. A zero t is +0.0.
+ * (The recipe's t can come out a few ulps of |d| below zero when the segment starts on or
+ * just outside the surface; this variant's t never does.)
  * Same contract otherwise (misses, non-finite input, the start-inside rule).
  * Error bound (u = 2^-24; all quantities below exact, for the float inputs as given): let
  * D = |center - from|, L = |to - from|, p = the distance from the center to the line, and

@@ -48,7 +48,10 @@ static inline col_hit col__sweep_robust_ref(const col__segment_prep *g, float cx
   const col_vec3 e = {d.x - s * g->dir.x, d.y - s * g->dir.y, d.z - s * g->dir.z};
   const float q = r2 - ((e.x * e.x + e.y * e.y) + e.z * e.z);
   if (q < 0.0f) return miss;
-  const float t = s - sqrtf(q);
+  /* From outside the exact t is never negative; rounding can make s - sqrtf(q) so near the
+   * surface (a few ulps of |d|), and 0 is then the nearer answer. */
+  float t = s - sqrtf(q);
+  if (t < 0.0f) t = 0.0f; /* not fmaxf: a NaN t must stay NaN (and miss below) */
   if (!(t <= g->len)) return miss;
   return (col_hit){true, t == 0.0f ? 0.0f : t};
 }

@@ -196,6 +196,31 @@ Test(sweep_robust, far_sphere_against_the_exact_answer) {
   cr_expect(robust_wrong <= N / 10000, "the robust variant is wrong on %d of %d", robust_wrong, N);
 }
 
+/* Starting on the surface (or an ulp beside it), the recipe's t = s - sqrtf(q) can round
+ * below zero; the robust variant's t never does (exactly +0.0 there). */
+Test(sweep_robust, t_is_never_negative) {
+  uint64_t rng = 21;
+  int recipe_negative = 0, robust_hits = 0;
+  for (int i = 0; i < 200000; i++) {
+    const double a = (double)rand_below(&rng, 1u << 20) / (1 << 20) * 6.283185307179586;
+    const double z = (double)rand_below(&rng, 1u << 20) / (1 << 19) - 1, w = sqrt(1 - z * z);
+    const float r = 0.5f + (float)rand_below(&rng, 1000) / 100;
+    const col_vec3 c = V3((float)rand_below(&rng, 100), (float)rand_below(&rng, 100), 3);
+    const col_vec3 from =
+        V3((float)(c.x + r * w * cos(a)), (float)(c.y + r * w * sin(a)), (float)(c.z + r * z));
+    const float k = (float)rand_below(&rng, 300) / 100; /* through the centre and beyond */
+    const col_vec3 to = V3(from.x + (c.x - from.x) * k + 0.25f, from.y + (c.y - from.y) * k,
+                           from.z + (c.z - from.z) * k);
+    const col_sphere s = SPHERE(c.x, c.y, c.z, r);
+    const col_hit h = col_segment_sphere(from, to, s), g = col_segment_sphere_robust(from, to, s);
+    recipe_negative += h.hit && h.t < 0;
+    robust_hits += g.hit;
+    cr_assert(!g.hit || (g.t >= 0 && fbits(g.t) != 0x80000000u), "robust t = %a", (double)g.t);
+  }
+  cr_expect(recipe_negative > 0 && robust_hits > 100000, "recipe negative %d, robust hits %d",
+            recipe_negative, robust_hits);
+}
+
 /* The bound at every scale: spheres 2^-30 ... 2^30 away, radii 2^-12 ... 2^12 times that
  * distance's square root, segments aimed at the tangent (offset r (1 + k 2^-20)). */
 Test(sweep_robust, bound_holds_at_every_scale) {

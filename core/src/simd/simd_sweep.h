@@ -38,7 +38,8 @@ COL_INLINE uint32_t sweep_lanes(const sweep_consts *k, vf cx, vf cy, vf cz, vf r
   through = vm_andnot(through, vf_lt(q, k->zero));
   const uint32_t candidates = vm_bits(through);
   if ((candidates | vm_bits(inside)) == 0) return 0; /* the common case: skip the sqrt */
-  const vf tt = vf_sub(s, vf_sqrt(q));
+  vf tt = vf_sub(s, vf_sqrt(q));
+  if (robust) tt = vf_select(vf_lt(tt, k->zero), k->zero, tt); /* never below +0 */
   through = vm_and(through, vf_le(tt, k->len));
   /* tt + 0 turns -0.0 into +0.0 and leaves every other value (NaN included) as it is. */
   *t = vf_select(inside, k->zero, vf_add(tt, k->zero));
