@@ -22,7 +22,7 @@ bugs=(
   "sweep-tie-highest@core/src/simd/simd_sweep.h@sweep@s/if (!best->hit || tv\[lane\] < best->t)/if (!best->hit || tv[lane] <= best->t)/@earliest sphere ties go to the highest index"
   "sprite-last-lane@core/src/simd/simd_sprite.h@sprite@s/r.col = col + (size_t)__builtin_ctz(bits);/r.col = col + (size_t)(31 - __builtin_clz(bits));/@first colliding pixel taken from the last lane"
   "sweep-robust-drops-z@core/src/simd/simd_sweep.h@sweep@s/vf_mul(ez, ez)));/vf_mul(ez, k->zero)));/@the robust sweep's miss distance loses its z term (SIMD backends)"
-  "sweep-robust-is-recipe@core/src/sweep_ref.h@sweep@s/const float q = r2 - ((e.x \* e.x + e.y \* e.y) + e.z \* e.z);/const float q = (r2 + s * s) - d2 + (e.x - e.x);/@the robust reference computes the recipe's q (far spheres decided on rounding noise)"
+  "sweep-robust-is-recipe@core/src/sweep_ref.h@sweep@s/q = r2 - ((e.x \* e.x + e.y \* e.y) + e.z \* e.z);/q = (r2 + s * s) - d2 + (e.x - e.x);/@the robust reference computes the recipe's q (far spheres decided on rounding noise)"
   "sweep-negative-zero@core/src/simd/simd_sweep.h@sweep@s/vf_add(tt, k->zero)/tt/@t = -0.0 is no longer turned into +0.0"
   "sap-sorted-by-max@core/src/broadphase/sap.c@broadphase@s/keys\[m++\] = col__float_key(boxes->min\[0\]\[i\]);/keys[m++] = col__float_key(boxes->max[0][i]);/@sweep and prune sorts on max x instead of min x"
   "mask-shift-carry@core/src/simd/simd_mask.h@mask@s/vq_sll(b_next, 64u - shift)/vq_sll(b_next, 65u - shift)/@mask words lose the bit carried across the 64-bit boundary when b is shifted by 1 (SIMD backends)"

@@ -61,29 +61,25 @@ col_sphere col_sphere_transform(col_sphere s, col_mat4 world) {
   return r;
 }
 
-static col_status check_set(const col_sphere_soa *set, const col_segment_hit *out,
-                            const col__backend **be) {
+static col_status segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
+                                  col_segment_hit *out, bool robust) {
   if (set == NULL || out == NULL) return COL_ERR_NULL;
   if (set->count > 0 && (!set->center_x || !set->center_y || !set->center_z || !set->radius))
     return COL_ERR_NULL;
   if (set->count > UINT32_MAX) return COL_ERR_SIZE;
-  return col__backend_active(be);
+  const col__backend *be;
+  const col_status st = col__backend_active(&be);
+  if (st != COL_OK) return st;
+  *out = (robust ? be->k.segment_spheres_robust : be->k.segment_spheres)(from, to, set);
+  return COL_OK;
 }
 
 col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
                                col_segment_hit *out) {
-  const col__backend *be;
-  const col_status st = check_set(set, out, &be);
-  if (st != COL_OK) return st;
-  *out = be->k.segment_spheres(from, to, set);
-  return COL_OK;
+  return segment_spheres(from, to, set, out, false);
 }
 
 col_status col_segment_spheres_robust(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
                                       col_segment_hit *out) {
-  const col__backend *be;
-  const col_status st = check_set(set, out, &be);
-  if (st != COL_OK) return st;
-  *out = be->k.segment_spheres_robust(from, to, set);
-  return COL_OK;
+  return segment_spheres(from, to, set, out, true);
 }

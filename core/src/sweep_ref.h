@@ -9,8 +9,13 @@
 
 #include <math.h>
 
-static inline col_hit col__sweep_ref(const col__segment_prep *g, float cx, float cy, float cz,
-                                     float r) {
+/* Both variants' steps; `robust` is a constant at every call. The robust variant
+ * (col_segment_sphere_robust) takes the line's miss distance from the perpendicular offset
+ * e = d - s*dir (Haines, Guenther and Akenine-Moeller, "Precision Improvements for Ray/Sphere
+ * Intersection", Ray Tracing Gems, 2019, ch. 7): q = r2 - |e|^2 compares two numbers of the
+ * size of r^2, so its rounding error grows with |d| / r instead of the recipe's |d|^2 / r^2. */
+static inline col_hit col__sweep_steps(const col__segment_prep *g, float cx, float cy, float cz,
+                                       float r, bool robust) {
   const col_hit miss = {false, 0.0f};
   if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) || r < 0.0f)
     return miss;
@@ -21,39 +26,31 @@ static inline col_hit col__sweep_ref(const col__segment_prep *g, float cx, float
   if (g->len == 0.0f) return miss;
   const float s = (g->dir.x * d.x + g->dir.y * d.y) + g->dir.z * d.z;
   if (s < 0.0f) return miss;
-  const float q = (r2 + s * s) - d2;
+  float q;
+  if (robust) {
+    const col_vec3 e = {d.x - s * g->dir.x, d.y - s * g->dir.y, d.z - s * g->dir.z};
+    q = r2 - ((e.x * e.x + e.y * e.y) + e.z * e.z);
+  } else {
+    q = (r2 + s * s) - d2;
+  }
   if (q < 0.0f) return miss;
-  const float t = s - sqrtf(q);
+  float t = s - sqrtf(q);
+  /* Robust: from outside the exact t is never negative; rounding can make s - sqrtf(q) so near
+   * the surface (a few ulps of |d|), and 0 is then the nearer answer. Not fmaxf: a NaN t must
+   * stay NaN (and miss below). */
+  if (robust && t < 0.0f) t = 0.0f;
   if (!(t <= g->len)) return miss;
   return (col_hit){true, t == 0.0f ? 0.0f : t};
 }
 
-/* The robust variant (col_segment_sphere_robust): steps 1-5 as above, then the line's miss
- * distance from the perpendicular offset e = d - s*dir (Haines, Guenther and Akenine-Moeller,
- * "Precision Improvements for Ray/Sphere Intersection", Ray Tracing Gems, 2019, ch. 7):
- * q = r2 - |e|^2 compares two numbers of the size of r^2, so its rounding error grows with
- * |d| / r instead of the recipe's |d|^2 / r^2. */
+static inline col_hit col__sweep_ref(const col__segment_prep *g, float cx, float cy, float cz,
+                                     float r) {
+  return col__sweep_steps(g, cx, cy, cz, r, false);
+}
+
 static inline col_hit col__sweep_robust_ref(const col__segment_prep *g, float cx, float cy,
                                             float cz, float r) {
-  const col_hit miss = {false, 0.0f};
-  if (!g->finite || !isfinite(cx) || !isfinite(cy) || !isfinite(cz) || !isfinite(r) || r < 0.0f)
-    return miss;
-  const col_vec3 d = {cx - g->from.x, cy - g->from.y, cz - g->from.z};
-  const float d2 = (d.x * d.x + d.y * d.y) + d.z * d.z;
-  const float r2 = r * r;
-  if (d2 < r2) return (col_hit){true, 0.0f};
-  if (g->len == 0.0f) return miss;
-  const float s = (g->dir.x * d.x + g->dir.y * d.y) + g->dir.z * d.z;
-  if (s < 0.0f) return miss;
-  const col_vec3 e = {d.x - s * g->dir.x, d.y - s * g->dir.y, d.z - s * g->dir.z};
-  const float q = r2 - ((e.x * e.x + e.y * e.y) + e.z * e.z);
-  if (q < 0.0f) return miss;
-  /* From outside the exact t is never negative; rounding can make s - sqrtf(q) so near the
-   * surface (a few ulps of |d|), and 0 is then the nearer answer. */
-  float t = s - sqrtf(q);
-  if (t < 0.0f) t = 0.0f; /* not fmaxf: a NaN t must stay NaN (and miss below) */
-  if (!(t <= g->len)) return miss;
-  return (col_hit){true, t == 0.0f ? 0.0f : t};
+  return col__sweep_steps(g, cx, cy, cz, r, true);
 }
 
 typedef col_hit (*col__sweep_one_fn)(const col__segment_prep *g, float cx, float cy, float cz,
