@@ -2,6 +2,8 @@
 recipe against the robust variant, judged by the exact answer (the sweepstat rows: counters,
 not timings), and what robustness costs per sphere on every backend (sweep/spheres vs
 sweep/spheres-robust in the same run)."""
+import re
+
 from report_util import fmt, times
 
 SIZE = 4096  # spheres per segment for the cost table
@@ -38,6 +40,20 @@ def _study_rows(table, scene, label, first_column):
             f"{_metres(b['robust_t_error_max'])} | {fmt(b['robust_band_max'])} | "
             f"{int(b['bound_violations'])} |")
     return out
+
+
+UNITS = {"mm": 1e-3, "cm": 1e-2, "m": 1.0}
+
+
+def _labels(table, kind):
+    """The scenes the run has for one kind (bench_sweep_study.c's table names them r<radius> or
+    m<mover radius>, e.g. r10cm, m2m), smallest first, with the radius as the table shows it."""
+    found = []
+    for (family, k, label) in table:
+        m = re.fullmatch(r"[rm](\d+)(mm|cm|m)", label) if (family, k) == ("sweepstat", kind) else None
+        if m:
+            found.append((int(m.group(1)) * UNITS[m.group(2)], label, f"{m.group(1)} {m.group(2)}" if int(m.group(1)) else "0 (a point)"))
+    return [(label, name) for _, label, name in sorted(found)]
 
 
 HEADER = ("| {} | recipe wrong % (false hits / misses) | robust wrong % (false hits / misses) | "
@@ -85,14 +101,12 @@ def sweep_section(table, order):
     lines += ["", "One long segment from near the origin (a hit-scan, or a mover tested over "
               "many updates at once) at a sphere D metres away:", "",
               HEADER.format("radius, distance"), "|---|---|---|---|---|---|---|"]
-    for label, name in (("r1mm", "1 mm"), ("r1cm", "1 cm"), ("r10cm", "10 cm"), ("r1m", "1 m"),
-                        ("r10m", "10 m")):
+    for label, name in _labels(table, "random"):
         lines += _study_rows(table, "random", label, lambda d, n=name: f"{n}, {d:,} m")
     lines += ["", "Large movers: a mover of radius m against the 7.5 cm bottle, swept as its "
               "centre against the bottle inflated by m (`col_sphere_inflate`), D metres away:",
               "", HEADER.format("mover, distance"), "|---|---|---|---|---|---|---|"]
-    for label, name in (("m0cm", "0 (bullet)"), ("m5cm", "5 cm"), ("m50cm", "50 cm"),
-                        ("m2m", "2 m")):
+    for label, name in _labels(table, "inflate"):
         lines += _study_rows(table, "inflate", label, lambda d, n=name: f"{n}, {d:,} m")
     lines.append("")
     return lines + _cost(table, order)
