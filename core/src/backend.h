@@ -40,6 +40,20 @@ typedef struct col__sap_cell {
 typedef size_t (*col__sap_sweep_fn)(const col__sap_cell *cell, col_touch touch, size_t *r,
                                     size_t *j, col_pair *out, size_t room, size_t *tested);
 
+/* One box's copy in a cell as sweep and prune deals it (broadphase/sap.c): min x, min y,
+ * max x, max y, then the bits of min z and max z (0 in 2D), the box index and the tag: 32
+ * bytes, so a copy is two 16-byte stores and a cell is laid out a record at a time. */
+typedef struct col__sap_rec {
+  float box[4];
+  uint32_t rest[4];
+} col__sap_rec;
+
+/* The records rec[0, n) (n a multiple of 16) as the cells' arrays at the same positions:
+ * min[a][p], max[a][p] (a < dims), id[p], tag[p]; bits copied unchanged. */
+typedef void (*col__sap_unpack_fn)(const col__sap_rec *rec, size_t n, unsigned dims,
+                                   float *const min[3], float *const max[3], uint32_t *id,
+                                   uint32_t *tag);
+
 /* A backend: its public description and its kernels. Built-in tables fill every slot (checked
  * when the registry is first used); a user backend's empty slots hold the reference's kernels
  * and are left out of `kernels`. */
@@ -53,6 +67,8 @@ typedef struct col__backend {
   /* The SIMD backends' whole-cell sweep; NULL (the reference, user backends): sweep and prune
    * calls k.sap_run once per run instead. */
   col__sap_sweep_fn sap_sweep;
+  /* The records' transpose with the backend's vectors; NULL: a portable loop (sap.c). */
+  col__sap_unpack_fn sap_unpack;
 } col__backend;
 
 /* The col_kernel bits of a table's non-empty slots. */

@@ -20,7 +20,7 @@ static col_status sort_set(const col_boxes *boxes, sorted_set *s) {
   const size_t n = boxes->count, dims = boxes->dims;
   *s = (sorted_set){0};
   s->order = malloc((n ? n : 1) * sizeof(uint32_t));
-  uint32_t *keys = malloc((n ? n : 1) * 3 * sizeof(uint32_t));
+  uint32_t *keys = malloc((n + COL__SORT_X_SCRATCH(n)) * sizeof(uint32_t));
   s->v = malloc((n ? n : 1) * 2 * dims * sizeof(float));
   if (s->order == NULL || keys == NULL || s->v == NULL) {
     free(keys), sorted_free(s);

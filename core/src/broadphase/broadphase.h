@@ -6,6 +6,8 @@
 
 #include "../backend.h"
 
+#include <string.h>
+
 typedef struct col__bp {
   const col_boxes *boxes;
   col_touch touch;
@@ -76,6 +78,44 @@ static inline uint32_t col__float_key(float f) {
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
+#define COL__BP_INLINE static inline __attribute__((always_inline))
+
+/* Four lanes at a time with GNU vector extensions (SSE2 on x86-64, NEON on Arm): the passes
+ * over every box below, and a copy of a box built once in two 16-byte vectors and stored
+ * whole at each of its places. Only IEEE sub, mul, compares and bit selects: the lanes get
+ * exactly the scalar tail's results. */
+typedef float col__f4 __attribute__((vector_size(16)));
+typedef uint32_t col__u4 __attribute__((vector_size(16)));
+typedef int32_t col__i4 __attribute__((vector_size(16)));
+
+COL__BP_INLINE col__f4 load4(const float *p) {
+  col__f4 v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+COL__BP_INLINE col__f4 splat4(float x) { return (col__f4){x, x, x, x}; }
+
+/* t where m (all ones), f elsewhere. */
+COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
+  return (col__f4)(((col__i4)t & m) | ((col__i4)f & ~m));
+}
+
+/* Sweep and prune's boxes dealt into cells (sap_grid.c), each cell a run of records: cell c's
+ * boxes sorted on min x at rec[base[c], base[c] + count[c]), then NaN records (id and tag 0)
+ * up to base[c + 1], a multiple of 16 with COL_SAP_PAD or more of them; `widest` is the
+ * largest base[c + 1] - base[c]. x_lower: whether the sweep must test max x >= min x (see
+ * col_sap_view). Work slots 1 to 3 hold it. */
+typedef struct col__sap_dealt {
+  const col__sap_rec *rec;
+  const size_t *count, *base;
+  int cells;
+  size_t widest;
+  bool x_lower;
+} col__sap_dealt;
+
+col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_dealt *out);
+
 /* The dynamic AABB tree (tree.c). Leaves hold item indices; node boxes are normalized. */
 typedef struct col__tree_node {
   col_aabb3 box;
@@ -109,10 +149,12 @@ col_status col__tree_all_pairs(col__bp *bp, const col__tree *t, const bool *usab
 col_status col__bp_brute(col__bp *bp);
 col_status col__bp_sap(col__bp *bp);
 /* The boxes without NaN, sorted on min x: their indices in `order`, keys in `keys` (n each),
- * `scratch` 2n words; returns how many. */
+ * `scratch` COL__SORT_X_SCRATCH(n) words; returns how many. */
+#define COL__SORT_X_SCRATCH(n) (4 * (size_t)(n) + 2)
 size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch);
-/* The sweep of sweep and prune over `order` (m usable boxes sorted on min x); `idx` has room
- * for m indices. The sorted, padded copy of the boxes is allocated here (COL_ERR_MEMORY). */
+/* The sweep of sweep and prune over `order`: every box without NaN (m of them), sorted on min
+ * x; `idx` has room for m indices. Its working memory is kept in the pair list
+ * (COL_ERR_MEMORY). */
 col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);

@@ -12,7 +12,8 @@ struct col_broadphase_cache {
    * set of the three that a frame's merge writes into before the two sets swap. */
   uint32_t *sap_order, *sap_keys, *sap_order_back, *sap_keys_back;
   float *sap_sorted, *sap_sorted_back;
-  uint32_t *sap_work;  /* the sweep's indices (n + COL_SAP_PAD), radix scratch (2n + 1) */
+  uint32_t
+      *sap_work; /* the sweep's indices (n + COL_SAP_PAD), sort scratch (COL__SORT_X_SCRATCH(n)) */
   uint32_t *sap_pos;   /* box i's position in the order (when usable) */
   size_t sap_inverted; /* boxes of the order inverted on x (the sweep's x_lower when > 0) */
   size_t sap_m;

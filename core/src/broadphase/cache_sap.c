@@ -238,8 +238,8 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
     c->sap_order = malloc(words), c->sap_order_back = malloc(words);
     c->sap_keys = malloc(words), c->sap_keys_back = malloc(words);
     c->sap_sorted = malloc(coords), c->sap_sorted_back = malloc(coords);
-    /* the sweep's indices (room for a look-up rounded up to whole vectors), radix scratch */
-    c->sap_work = malloc((3 * n + 1 + COL_SAP_PAD) * sizeof(uint32_t));
+    /* the sweep's indices (room for a look-up rounded up to whole vectors), sort scratch */
+    c->sap_work = malloc((n + COL_SAP_PAD + COL__SORT_X_SCRATCH(n)) * sizeof(uint32_t));
     c->sap_pos = malloc(words);
     c->count = n; /* sorted_array's stride */
     if (!col__cache_alloc_frame_state(c, n) || !c->sap_order || !c->sap_keys || !c->sap_sorted ||
@@ -267,7 +267,7 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
   const uint32_t *order = c->sap_order;
   /* Kept between frames: two sets of order and keys, indices and radix scratch, the moved
    * list, coordinates, flags, two sorted copies, pairs. */
-  col__bp_scratch(bp, (8 * n + 1 + COL_SAP_PAD) * sizeof(uint32_t) +
+  col__bp_scratch(bp, (6 * n + COL_SAP_PAD + COL__SORT_X_SCRATCH(n)) * sizeof(uint32_t) +
                           n * (6 * sizeof(float) + 2 * sizeof(bool)) +
                           4 * boxes->dims * (n + COL_SAP_PAD) * sizeof(float) +
                           c->pairs.capacity * sizeof(col_pair));

@@ -50,6 +50,7 @@ const col__backend COL_TABLE = {
             .segment_spheres_robust = simd_segment_spheres_robust,
         },
     .sap_sweep = simd_sap_sweep,
+    .sap_unpack = COL_SAP_UNPACK,
 };
 
 #endif

@@ -44,6 +44,17 @@ static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_mm256_castsi256_ps(simde_mm256_cmpgt_epi32(simde_mm256_srli_epi32(px, 24), thr));
 }
 
+/* Four registers of two 4-float records each (record k in the low half, record k + 4 in the
+ * high half) to four vectors of one field each, in record order: a 4x4 transpose per half. */
+static inline void transpose4x2(vf r0, vf r1, vf r2, vf r3, vf *c0, vf *c1, vf *c2, vf *c3) {
+  const vf lo01 = simde_mm256_unpacklo_ps(r0, r1), lo23 = simde_mm256_unpacklo_ps(r2, r3);
+  const vf hi01 = simde_mm256_unpackhi_ps(r0, r1), hi23 = simde_mm256_unpackhi_ps(r2, r3);
+  *c0 = simde_mm256_shuffle_ps(lo01, lo23, 0x44);
+  *c1 = simde_mm256_shuffle_ps(lo01, lo23, 0xEE);
+  *c2 = simde_mm256_shuffle_ps(hi01, hi23, 0x44);
+  *c3 = simde_mm256_shuffle_ps(hi01, hi23, 0xEE);
+}
+
 /* Eight boxes: four 32-byte loads hold boxes (0,1) (2,3) (4,5) (6,7); two-lane permutes pair
  * boxes k and k+4 in one register (low and high halves), so that the in-half 4x4 transpose
  * leaves every component in box order. */
@@ -51,16 +62,29 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
   const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
   const vf b01 = simde_mm256_loadu_ps(f), b23 = simde_mm256_loadu_ps(f + 8);
   const vf b45 = simde_mm256_loadu_ps(f + 16), b67 = simde_mm256_loadu_ps(f + 24);
-  const vf r0 = simde_mm256_permute2f128_ps(b01, b45, 0x20); /* boxes 0 | 4 */
-  const vf r1 = simde_mm256_permute2f128_ps(b01, b45, 0x31); /* boxes 1 | 5 */
-  const vf r2 = simde_mm256_permute2f128_ps(b23, b67, 0x20); /* boxes 2 | 6 */
-  const vf r3 = simde_mm256_permute2f128_ps(b23, b67, 0x31); /* boxes 3 | 7 */
-  const vf lo01 = simde_mm256_unpacklo_ps(r0, r1), lo23 = simde_mm256_unpacklo_ps(r2, r3);
-  const vf hi01 = simde_mm256_unpackhi_ps(r0, r1), hi23 = simde_mm256_unpackhi_ps(r2, r3);
-  *min_x = simde_mm256_shuffle_ps(lo01, lo23, 0x44);
-  *min_y = simde_mm256_shuffle_ps(lo01, lo23, 0xEE);
-  *max_x = simde_mm256_shuffle_ps(hi01, hi23, 0x44);
-  *max_y = simde_mm256_shuffle_ps(hi01, hi23, 0xEE);
+  transpose4x2(simde_mm256_permute2f128_ps(b01, b45, 0x20), /* boxes 0 | 4 */
+               simde_mm256_permute2f128_ps(b01, b45, 0x31), /* boxes 1 | 5 */
+               simde_mm256_permute2f128_ps(b23, b67, 0x20), /* boxes 2 | 6 */
+               simde_mm256_permute2f128_ps(b23, b67, 0x31), /* boxes 3 | 7 */
+               min_x, min_y, max_x, max_y);
+}
+
+/* Eight sweep-and-prune records (8 words each, one 32-byte load per record): two-lane
+ * permutes pair the first halves of records k and k + 4, then the second halves, and each set
+ * is transposed as above. */
+#define COL_HAVE_LOAD_SAP_RECS 1
+static inline void load_sap_recs(const col__sap_rec *p, vf c[8]) {
+  const float *f = (const float *)(const void *)p;
+  vf r[8];
+  for (int k = 0; k < 8; k++) r[k] = simde_mm256_loadu_ps(f + 8 * k);
+  transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x20),
+               simde_mm256_permute2f128_ps(r[1], r[5], 0x20),
+               simde_mm256_permute2f128_ps(r[2], r[6], 0x20),
+               simde_mm256_permute2f128_ps(r[3], r[7], 0x20), &c[0], &c[1], &c[2], &c[3]);
+  transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x31),
+               simde_mm256_permute2f128_ps(r[1], r[5], 0x31),
+               simde_mm256_permute2f128_ps(r[2], r[6], 0x31),
+               simde_mm256_permute2f128_ps(r[3], r[7], 0x31), &c[4], &c[5], &c[6], &c[7]);
 }
 
 /* Eight 12-byte col_mtd records (x, y, hit, padding) as three 32-byte stores: output dword d

@@ -46,23 +46,45 @@ static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_mm512_cmpgt_epi32_mask(simde_mm512_srli_epi32(px, 24), thr);
 }
 
-/* Sixteen boxes: four registers of four boxes each; the in-lane 4x4 transpose gathers
- * component c of boxes (j, 4+j, 8+j, 12+j) in 128-bit lane j, and one permute per component
- * puts box i in lane i. */
-static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
-  const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
-  const vf r0 = simde_mm512_loadu_ps(f), r1 = simde_mm512_loadu_ps(f + 16);
-  const vf r2 = simde_mm512_loadu_ps(f + 32), r3 = simde_mm512_loadu_ps(f + 48);
+/* Four registers of four 4-float records each (records 4k .. 4k + 3 in register k) to four
+ * vectors of one field each, in record order: the in-lane 4x4 transpose gathers field c of
+ * records (j, 4+j, 8+j, 12+j) in 128-bit lane j, and one permute per field puts record i in
+ * lane i. */
+static inline void transpose4x4(vf r0, vf r1, vf r2, vf r3, vf *c0, vf *c1, vf *c2, vf *c3) {
   const vf lo01 = simde_mm512_unpacklo_ps(r0, r1), lo23 = simde_mm512_unpacklo_ps(r2, r3);
   const vf hi01 = simde_mm512_unpackhi_ps(r0, r1), hi23 = simde_mm512_unpackhi_ps(r2, r3);
   /* lane i of the result is element 4 * (i % 4) + i / 4 of the transposed register (a table
    * load: SIMDe's setr_epi32 builds the vector lane by lane) */
   static const int32_t order_table[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
   const vi order = simde_mm512_loadu_si512(order_table);
-  *min_x = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0x44));
-  *min_y = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0xEE));
-  *max_x = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(hi01, hi23, 0x44));
-  *max_y = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(hi01, hi23, 0xEE));
+  *c0 = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0x44));
+  *c1 = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(lo01, lo23, 0xEE));
+  *c2 = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(hi01, hi23, 0x44));
+  *c3 = simde_mm512_permutexvar_ps(order, simde_mm512_shuffle_ps(hi01, hi23, 0xEE));
+}
+
+/* Sixteen boxes: four registers of four boxes each, transposed. */
+static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
+  const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
+  transpose4x4(simde_mm512_loadu_ps(f), simde_mm512_loadu_ps(f + 16), simde_mm512_loadu_ps(f + 32),
+               simde_mm512_loadu_ps(f + 48), min_x, min_y, max_x, max_y);
+}
+
+/* Sixteen sweep-and-prune records (8 words each): register k holds records 2k and 2k + 1;
+ * 128-bit lane shuffles of two registers gather the first halves of four records, then the
+ * second halves, and each set is transposed as above. */
+#define COL_HAVE_LOAD_SAP_RECS 1
+static inline void load_sap_recs(const col__sap_rec *p, vf c[8]) {
+  const float *f = (const float *)(const void *)p;
+  vf r[8];
+  for (int k = 0; k < 8; k++) r[k] = simde_mm512_loadu_ps(f + 16 * k);
+  vf a[4], b[4];
+  for (int k = 0; k < 4; k++) {
+    a[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+    b[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(3, 1, 3, 1));
+  }
+  transpose4x4(a[0], a[1], a[2], a[3], &c[0], &c[1], &c[2], &c[3]);
+  transpose4x4(b[0], b[1], b[2], b[3], &c[4], &c[5], &c[6], &c[7]);
 }
 
 /* Sixteen 12-byte col_mtd records (x, y, hit, padding) as three 64-byte stores: output dword

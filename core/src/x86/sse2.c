@@ -45,17 +45,31 @@ static inline vm vi_alpha_gt(vi px, vi thr) {
   return simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(simde_mm_srli_epi32(px, 24), thr));
 }
 
-/* Four boxes (min_x, min_y, max_x, max_y each) to four vectors: a 4x4 transpose. */
-static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
-  const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
-  const vf r0 = simde_mm_loadu_ps(f), r1 = simde_mm_loadu_ps(f + 4);
-  const vf r2 = simde_mm_loadu_ps(f + 8), r3 = simde_mm_loadu_ps(f + 12);
+/* Four 4-float records to four vectors of one field each: a 4x4 transpose. */
+static inline void transpose4(vf r0, vf r1, vf r2, vf r3, vf *c0, vf *c1, vf *c2, vf *c3) {
   const vf lo01 = simde_mm_unpacklo_ps(r0, r1), lo23 = simde_mm_unpacklo_ps(r2, r3);
   const vf hi01 = simde_mm_unpackhi_ps(r0, r1), hi23 = simde_mm_unpackhi_ps(r2, r3);
-  *min_x = simde_mm_movelh_ps(lo01, lo23);
-  *min_y = simde_mm_movehl_ps(lo23, lo01);
-  *max_x = simde_mm_movelh_ps(hi01, hi23);
-  *max_y = simde_mm_movehl_ps(hi23, hi01);
+  *c0 = simde_mm_movelh_ps(lo01, lo23);
+  *c1 = simde_mm_movehl_ps(lo23, lo01);
+  *c2 = simde_mm_movelh_ps(hi01, hi23);
+  *c3 = simde_mm_movehl_ps(hi23, hi01);
+}
+
+/* Four boxes (min_x, min_y, max_x, max_y each) to four vectors. */
+static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *max_x, vf *max_y) {
+  const float *f = (const float *)(const void *)p; /* 4 floats per box, no padding */
+  transpose4(simde_mm_loadu_ps(f), simde_mm_loadu_ps(f + 4), simde_mm_loadu_ps(f + 8),
+             simde_mm_loadu_ps(f + 12), min_x, min_y, max_x, max_y);
+}
+
+/* Four sweep-and-prune records (8 words each) to eight vectors: each half a 4x4 transpose. */
+#define COL_HAVE_LOAD_SAP_RECS 1
+static inline void load_sap_recs(const col__sap_rec *p, vf c[8]) {
+  const float *f = (const float *)(const void *)p;
+  for (int h = 0; h < 2; h++)
+    transpose4(simde_mm_loadu_ps(f + 4 * h), simde_mm_loadu_ps(f + 8 + 4 * h),
+               simde_mm_loadu_ps(f + 16 + 4 * h), simde_mm_loadu_ps(f + 24 + 4 * h), &c[4 * h],
+               &c[4 * h + 1], &c[4 * h + 2], &c[4 * h + 3]);
 }
 
 /* Mask words: two per vector. Popcount per lane: bit-parallel byte counts in the manner of
