@@ -81,50 +81,55 @@ COL__BP_INLINE col__u4 cells4(const col__cells *c, int axis, col__f4 v) {
   return (col__u4) __builtin_convertvector(pick4(u < last, u, last), col__i4);
 }
 
-/* One box's cells, y0 | y1 << 8 | z0 << 16 | z1 << 24, counted by its first cell c00 in
- * four tallies (at[0][c00]: boxes whose first cell is c00, at[1] those that also cover the
- * next row, at[2] the next layer, at[3] both), so that its four increments go to four arrays
- * and only boxes with the same first cell wait for each other through memory. The rare box
- * over more cells is counted in `count` directly. Returns its copies. */
-COL__BP_INLINE size_t count_box(uint32_t w, int kz, size_t *const at[4], size_t *count) {
+/* A box over more than two cells on an axis (rare: cells hold 1.5 or 2 mean extents), its
+ * cells packed as in count_cells, counted one by one; returns its copies. */
+static size_t count_wide_box(uint32_t w, int kz, size_t *count) {
   const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
   const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24);
-  const int dy = y1 - y0, dz = z1 - z0, c00 = y0 * kz + z0;
-  if (dy > 1 || dz > 1) { /* rare: cells hold 1.5 or 2 mean extents */
-    for (int y = y0; y <= y1; y++)
-      for (int z = z0; z <= z1; z++) count[y * kz + z]++;
-  } else {
-    at[0][c00]++, at[1][c00] += (size_t)dy, at[2][c00] += (size_t)dz;
-    at[3][c00] += (size_t)(dy & dz);
-  }
-  return (size_t)((dy + 1) * (dz + 1));
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
+  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
 }
 
-/* Every box's cells in span[i] (NaN or not: those are never dealt), and each cell's boxes
- * among those without NaN, which must be the boxes to sweep, in count[0..k) (`tally` holds 4k
- * more counters). False when the copies would pass 3m (then one cell does better). */
+/* Every box's cells in span[i], y0 | y1 << 8 | z0 << 16 | z1 << 24 (NaN or not: those are never
+ * dealt), and each cell's boxes among those without NaN, which must be the boxes to sweep, in
+ * count[0..k). A box over at most two cells per axis is one increment: tally[s * k + c00], s =
+ * dy + 2 dz its shape, c00 its first cell (one counter per box, so only boxes with the same
+ * first cell and shape wait for each other through memory); the cells' counts follow from the
+ * k x 4 tallies. False when the copies would pass 3m (then one cell does better). */
 static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint32_t *span,
                         size_t *count, size_t *tally) {
   const size_t n = b->count;
   const int kz = c->count[1], k = c->count[0] * kz;
   const bool z = b->dims == 3;
-  size_t *const at[4] = {tally, tally + k, tally + 2 * k, tally + 3 * k};
   memset(count, 0, (size_t)k * sizeof *count);
   memset(tally, 0, 4 * (size_t)k * sizeof *tally);
   size_t i = 0, copies = 0;
+  const col__u4 two = {2, 2, 2, 2}, lanes_k = {(uint32_t)k, (uint32_t)k, (uint32_t)k, (uint32_t)k};
+  const col__u4 lanes_kz = {(uint32_t)kz, (uint32_t)kz, (uint32_t)kz, (uint32_t)kz};
   for (; i + 4 <= n; i += 4) {
     const col__f4 y0 = load4(b->min[1] + i), y1 = load4(b->max[1] + i);
     const col__f4 x0 = load4(b->min[0] + i), x1 = load4(b->max[0] + i);
-    col__u4 w = cells4(c, 0, y0) | cells4(c, 0, y1) << 8;
+    const col__u4 cy0 = cells4(c, 0, y0), cy1 = cells4(c, 0, y1);
+    col__u4 cz0 = {0, 0, 0, 0}, cz1 = {0, 0, 0, 0};
     col__i4 ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
     if (z) {
       const col__f4 z0 = load4(b->min[2] + i), z1 = load4(b->max[2] + i);
-      w |= cells4(c, 1, z0) << 16 | cells4(c, 1, z1) << 24;
+      cz0 = cells4(c, 1, z0), cz1 = cells4(c, 1, z1);
       ok &= (z0 == z0) & (z1 == z1);
     }
+    const col__u4 w = cy0 | cy1 << 8 | cz0 << 16 | cz1 << 24;
     memcpy(span + i, &w, sizeof w);
-    for (int q = 0; q < 4; q++)
-      if (ok[q] != 0) copies += count_box(w[q], kz, at, count);
+    const col__u4 dy = cy1 - cy0, dz = cz1 - cz0;
+    const col__i4 narrow = (col__i4)((dy < two) & (dz < two));
+    const col__u4 at = (dy + dz * 2) * lanes_k + cy0 * lanes_kz + cz0;
+    for (int q = 0; q < 4; q++) {
+      if (ok[q] == 0) continue;
+      if (narrow[q] != 0)
+        tally[at[q]]++;
+      else
+        copies += count_wide_box(w[q], kz, count);
+    }
   }
   for (; i < n; i++) {
     uint32_t w = (uint32_t)cell_of(c, 0, b->min[1][i]) | (uint32_t)cell_of(c, 0, b->max[1][i]) << 8;
@@ -132,15 +137,23 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
       w |= (uint32_t)cell_of(c, 1, b->min[2][i]) << 16 | (uint32_t)cell_of(c, 1, b->max[2][i])
                                                              << 24;
     span[i] = w;
-    if (!col__bp_has_nan(b, i)) copies += count_box(w, kz, at, count);
+    if (col__bp_has_nan(b, i)) continue;
+    const uint32_t y0 = w & 255u, dy = (w >> 8 & 255u) - y0;
+    const uint32_t z0 = w >> 16 & 255u, dz = (w >> 24) - z0;
+    if (dy < 2 && dz < 2)
+      tally[(dy + 2 * dz) * (uint32_t)k + y0 * (uint32_t)kz + z0]++;
+    else
+      copies += count_wide_box(w, kz, count);
   }
-  /* A box counted at c00 with dy (dz) set covers c00 + kz (c00 + 1) too. */
+  /* Shape s covers c00, c00 + kz when s & 1, c00 + 1 when s & 2, c00 + kz + 1 when s == 3. */
+  const size_t *t0 = tally, *t1 = tally + k, *t2 = tally + 2 * k, *t3 = tally + 3 * k;
   for (int y = 0, cell = 0; y < c->count[0]; y++)
     for (int zc = 0; zc < kz; zc++, cell++) {
-      count[cell] += at[0][cell];
-      if (y > 0) count[cell] += at[1][cell - kz];
-      if (zc > 0) count[cell] += at[2][cell - 1];
-      if (y > 0 && zc > 0) count[cell] += at[3][cell - kz - 1];
+      count[cell] += t0[cell] + t1[cell] + t2[cell] + t3[cell];
+      copies += t0[cell] + 2 * (t1[cell] + t2[cell]) + 4 * t3[cell];
+      if (y > 0) count[cell] += t1[cell - kz] + t3[cell - kz];
+      if (zc > 0) count[cell] += t2[cell - 1] + t3[cell - 1];
+      if (y > 0 && zc > 0) count[cell] += t3[cell - kz - 1];
     }
   return copies <= 3 * m;
 }

@@ -77,7 +77,7 @@ COL_INLINE size_t sap_sweep_t(const col__sap_cell *c, size_t *pr, size_t *pj, co
         m = vm_and(m, open ? vf_gt(b_max_x, q_min_x) : vf_ge(b_max_x, q_min_x));
       }
       m = vm_and(m, vi_has_all(vi_loadu(tag + j), need));
-      found += emit_pairs(out + found, m, id + j, a);
+      if (vm_bits(m) != 0) found += emit_pairs(out + found, m, id + j, a);
       const uint32_t run = vm_bits(in);
       t += col_popcount(run);
       if (run != COL_LANES) break;
