@@ -31,7 +31,7 @@ bugs=(
   "contact-negative-zero@core/src/circle.c@circle@s/ \/ sum + 0.0f,/ \/ sum,/@the weighted contact point returns -0.0 for a zero x (both centres at -0.0, or underflow)"
   "sim-unsorted-candidates@core/src/sim.c@sim@s/    col__sim_sort_row(s->adj + s->adj_start\[k\], s->adj_start\[k + 1\] - s->adj_start\[k\]);/    (void)col__sim_sort_row;/@the simulations test their candidates in the broadphase's order, not the naive loop's (rows left unsorted)"
   "scalar-skips-last@core/src/aabb_ref.h@aabb@0,/for (size_t i = 0; i < set->count; i++) {/s//for (size_t i = 0; i + 1 < set->count; i++) {/@the scalar reference query skips its last box"
-  "sap-cell-filter@core/src/broadphase/sap_grid.c@broadphase@s/put_rec(rec, fill\[c00 + kz\], box, rest, 2u);/put_rec(rec, fill[c00 + kz], box, rest, 3u);/@sweep and prune tags a box's second row as its first (a pair met in both rows is reported twice)"
+  "sap-cell-filter@core/src/broadphase/sap_grid.c@broadphase@s/slot\[fill\[c00 + kz\]\] = i | (uint64_t)2u << 32;/slot[fill[c00 + kz]] = i | (uint64_t)3u << 32;/@sweep and prune tags a box's second row as its first (a pair met in both rows is reported twice)"
   "move-size-and@core/src/move.c@args@s/if (a->width < 0 || a->height < 0) return COL_ERR_SIZE;/if (a->width < 0 \&\& a->height < 0) return COL_ERR_SIZE;/@the movement accepts an actor with one negative size ('and' for 'or' in its size check)"
   "grid-reads-past@core/src/broadphase/grid.c@broadphase@0,/for (size_t i = 0; i < n; i++) {/s//for (size_t i = 0; i <= n; i++) {/@the grid's cell-size loop reads one box past the last"
   "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"

@@ -21,11 +21,13 @@ col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to);
  * whether this cell is the box's first row (bit 0) and first layer (bit 1) of the grid. A
  * pair met here is kept when (tag[r] | tag[j]) == 3: then this cell holds the larger first
  * row and the larger first layer of the two boxes, the one cell that reports the pair. id and
- * tag are readable over the padding too. */
+ * tag are readable over the padding too. sparse: hits are expected to be rare (a hint: the
+ * sweep may then look for a hit in a block before writing its pairs). */
 typedef struct col__sap_cell {
   col_sap_view view;
   const uint32_t *id, *tag;
   size_t count;
+  bool sparse;
 } col__sap_cell;
 
 /* Room a whole-cell sweep needs in the pair list before each block of a run. */
@@ -40,19 +42,20 @@ typedef struct col__sap_cell {
 typedef size_t (*col__sap_sweep_fn)(const col__sap_cell *cell, col_touch touch, size_t *r,
                                     size_t *j, col_pair *out, size_t room, size_t *tested);
 
-/* One box's copy in a cell as sweep and prune deals it (broadphase/sap.c): min x, min y,
- * max x, max y, then the bits of min z and max z (0 in 2D), the box index and the tag: 32
- * bytes, so a copy is two 16-byte stores and a cell is laid out a record at a time. */
+/* One box as sweep and prune's cells read it (broadphase/sap_grid.c): min x, min y, max x,
+ * max y, then the bits of min z and max z (0 in 2D) and two zero words: 32 bytes, so a copy
+ * in a cell is one load wherever the box sits. */
 typedef struct col__sap_rec {
   float box[4];
   uint32_t rest[4];
 } col__sap_rec;
 
-/* The records rec[0, n) (n a multiple of 16) as the cells' arrays at the same positions:
- * min[a][p], max[a][p] (a < dims), id[p], tag[p]; bits copied unchanged. */
-typedef void (*col__sap_unpack_fn)(const col__sap_rec *rec, size_t n, unsigned dims,
-                                   float *const min[3], float *const max[3], uint32_t *id,
-                                   uint32_t *tag);
+/* A cell's places slot[0, n) (n a multiple of 16; each the box index | its tag << 32) as the
+ * cell's arrays: min[a][p], max[a][p] (a < dims) of the record rec[box index], id[p] and
+ * tag[p]; bits copied unchanged. */
+typedef void (*col__sap_unpack_fn)(const col__sap_rec *rec, const uint64_t *slot, size_t n,
+                                   unsigned dims, float *const min[3], float *const max[3],
+                                   uint32_t *id, uint32_t *tag);
 
 /* A backend: its public description and its kernels. Built-in tables fill every slot (checked
  * when the registry is first used); a user backend's empty slots hold the reference's kernels

@@ -27,7 +27,7 @@ col_status col__bp_check(const col_boxes *boxes, col_touch touch);
 /* Working memory kept in the pair list between calls (col_pairs.work): slot `slot` (<
  * COL__BP_WORK_SLOTS) with room for `bytes`, its content undefined; NULL when out of memory.
  * A slot's pointer stays valid until the next call for the same slot. */
-#define COL__BP_WORK_SLOTS 4
+#define COL__BP_WORK_SLOTS 5
 void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes);
 
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
@@ -101,13 +101,15 @@ COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
   return (col__f4)(((col__i4)t & m) | ((col__i4)f & ~m));
 }
 
-/* Sweep and prune's boxes dealt into cells (sap_grid.c), each cell a run of records: cell c's
- * boxes sorted on min x at rec[base[c], base[c] + count[c]), then NaN records (id and tag 0)
- * up to base[c + 1], a multiple of 16 with COL_SAP_PAD or more of them; `widest` is the
- * largest base[c + 1] - base[c]. x_lower: whether the sweep must test max x >= min x (see
- * col_sap_view). Work slots 1 to 3 hold it. */
+/* Sweep and prune's boxes dealt into cells (sap_grid.c): every box's record rec[i] (box i,
+ * rec[count] all NaN), and each cell a run of places, each the box index | its tag << 32:
+ * cell c's boxes sorted on min x at slot[base[c], base[c] + count[c]), then padding (the NaN
+ * record, tag 0) up to base[c + 1], a multiple of 16 with COL_SAP_PAD or more of them;
+ * `widest` is the largest base[c + 1] - base[c]. x_lower: whether the sweep must test max x
+ * >= min x (see col_sap_view). Work slots 1 to 4 hold it. */
 typedef struct col__sap_dealt {
   const col__sap_rec *rec;
+  const uint64_t *slot;
   const size_t *count, *base;
   int cells;
   size_t widest;

@@ -125,18 +125,19 @@ col_status col__bp_sap(col__bp *bp) {
   return col__bp_sap_sweep(bp, order, m, idx);
 }
 
-/* The records of one cell as the arrays its sweep reads, field by field (backends without a
+/* One cell's places as the arrays its sweep reads, field by field (backends without a
  * vector transpose). */
-static void unpack_fields(const col__sap_rec *rec, size_t n, unsigned dims, float *const min[3],
-                          float *const max[3], uint32_t *id, uint32_t *tag) {
+static void unpack_fields(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
+                          float *const min[3], float *const max[3], uint32_t *id, uint32_t *tag) {
   for (size_t p = 0; p < n; p++) {
-    min[0][p] = rec[p].box[0], min[1][p] = rec[p].box[1];
-    max[0][p] = rec[p].box[2], max[1][p] = rec[p].box[3];
+    id[p] = (uint32_t)slot[p], tag[p] = (uint32_t)(slot[p] >> 32);
+    const col__sap_rec *b = &rec[id[p]];
+    min[0][p] = b->box[0], min[1][p] = b->box[1];
+    max[0][p] = b->box[2], max[1][p] = b->box[3];
     if (dims == 3) {
-      memcpy(&min[2][p], &rec[p].rest[0], sizeof(float));
-      memcpy(&max[2][p], &rec[p].rest[1], sizeof(float));
+      memcpy(&min[2][p], &b->rest[0], sizeof(float));
+      memcpy(&max[2][p], &b->rest[1], sizeof(float));
     }
-    id[p] = rec[p].rest[2], tag[p] = rec[p].rest[3];
   }
 }
 
@@ -198,9 +199,15 @@ col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint3
   const col__sap_unpack_fn unpack = be->sap_unpack != NULL ? be->sap_unpack : unpack_fields;
   for (int c = 0; c < d.cells; c++) {
     if (d.count[c] < 2) continue;
-    unpack(d.rec + d.base[c], d.base[c + 1] - d.base[c], dims, min, max, id, tag);
-    col__sap_cell cell = {
-        {{min[0], min[1], min[2]}, {max[0], max[1], max[2]}, dims, d.x_lower}, id, tag, d.count[c]};
+    unpack(d.rec, d.slot + d.base[c], d.base[c + 1] - d.base[c], dims, min, max, id, tag);
+    /* Hits rare so far (under one test in six): a block without one skips the pair writer;
+     * the branch costs more than it saves when blocks often hit. */
+    const bool sparse = bp->stats.pairs * 6 < bp->stats.tests + 6;
+    col__sap_cell cell = {{{min[0], min[1], min[2]}, {max[0], max[1], max[2]}, dims, d.x_lower},
+                          id,
+                          tag,
+                          d.count[c],
+                          sparse};
     st = sweep_cell(bp, &cell, idx);
     if (st != COL_OK) return st;
   }

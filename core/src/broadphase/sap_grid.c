@@ -1,8 +1,9 @@
 /* Sweep and prune's grid of cells (the sweep itself is in sap.c): cells of equal size over y
- * (and z in 3D), each box dealt into every cell it covers as a 32-byte record, in sorted order
- * so that each cell stays sorted on min x. A pair met in several cells is kept in the cell of
- * the larger first row (and layer) of the two, which the records' tags tell. The passes over
- * every box run four lanes at a time; a box's copies are written without branches. */
+ * (and z in 3D), each box's coordinates written once as a 32-byte record, and the box dealt
+ * into every cell it covers as an 8-byte place (its index and tag), in sorted order so that
+ * each cell stays sorted on min x. A pair met in several cells is kept in the cell of the
+ * larger first row (and layer) of the two, which the places' tags tell. The passes over every
+ * box run four lanes at a time; a box's places are written without branches. */
 #include "broadphase.h"
 
 #include <math.h>
@@ -164,9 +165,9 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
  * box is finite and upright on the partitioned axes (an inverted box can still overlap
  * others, but spans no cell) and the copies stay under 3m. Smaller cells mean shorter runs
  * but more copies, and each run has a fixed cost: measured on the box-pruning scenes (3D at
- * 10,000 boxes, 8 x 8 cells of 4 extents beat 16 x 16 of 2; at 100,000, and in 2D, 2 extents
- * beat 3 and 4). */
-enum { CELL_EXTENTS = 2, CELL_BOXES = 150, MAX_CELLS = 1024 };
+ * 10,000 and 100,000 boxes: 2 extents and 150 boxes a cell equal 3 extents and 80 boxes
+ * within noise; 2D: 1.0, 1.5 and 2.0 extents within noise at 10,000, 1.5 ahead at 100,000). */
+enum { CELL_EXTENTS = 2, CELL_BOXES = 150 };
 #define CELL_EXTENTS_2D 1.5 /* 4% faster than 2 at 100,000 boxes in 2D, the same at 10,000 */
 
 /* The grid for m sweepable boxes in c: false for a single cell (too few boxes, a box not finite
@@ -200,46 +201,62 @@ static col__src src_of(const col_boxes *b) {
                     z ? b->max[2] : NULL};
 }
 
-/* Box i's record halves, its tag left 0. */
-COL__BP_INLINE void rec_of(const col__src *s, unsigned dims, uint32_t i, col__f4 *box,
-                           col__u4 *rest) {
-  *box = (col__f4){s->x0[i], s->y0[i], s->x1[i], s->y1[i]};
-  uint32_t z0 = 0, z1 = 0;
-  if (dims == 3) memcpy(&z0, &s->z0[i], sizeof z0), memcpy(&z1, &s->z1[i], sizeof z1);
-  *rest = (col__u4){z0, z1, i, 0};
+/* Every box's record, rec[i] for box i (NaN or not: the sweep never reads those), four
+ * boxes at a time: two 4x4 transposes of the x and y values, z's pairs interleaved. */
+static void build_recs(const col__src *s, unsigned dims, size_t n, col__sap_rec *restrict rec) {
+  const col__f4 zero = splat4(0.0f);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const col__f4 x0 = load4(s->x0 + i), y0 = load4(s->y0 + i);
+    const col__f4 x1 = load4(s->x1 + i), y1 = load4(s->y1 + i);
+    const col__f4 lo01 = __builtin_shufflevector(x0, y0, 0, 4, 1, 5);
+    const col__f4 lo23 = __builtin_shufflevector(x0, y0, 2, 6, 3, 7);
+    const col__f4 hi01 = __builtin_shufflevector(x1, y1, 0, 4, 1, 5);
+    const col__f4 hi23 = __builtin_shufflevector(x1, y1, 2, 6, 3, 7);
+    const col__f4 box[4] = {__builtin_shufflevector(lo01, hi01, 0, 1, 4, 5),
+                            __builtin_shufflevector(lo01, hi01, 2, 3, 6, 7),
+                            __builtin_shufflevector(lo23, hi23, 0, 1, 4, 5),
+                            __builtin_shufflevector(lo23, hi23, 2, 3, 6, 7)};
+    col__f4 rest[4] = {zero, zero, zero, zero};
+    if (dims == 3) {
+      const col__f4 z0 = load4(s->z0 + i), z1 = load4(s->z1 + i);
+      const col__f4 z01 = __builtin_shufflevector(z0, z1, 0, 4, 1, 5);
+      const col__f4 z23 = __builtin_shufflevector(z0, z1, 2, 6, 3, 7);
+      rest[0] = __builtin_shufflevector(z01, zero, 0, 1, 4, 4);
+      rest[1] = __builtin_shufflevector(z01, zero, 2, 3, 4, 4);
+      rest[2] = __builtin_shufflevector(z23, zero, 0, 1, 4, 4);
+      rest[3] = __builtin_shufflevector(z23, zero, 2, 3, 4, 4);
+    }
+    for (int q = 0; q < 4; q++) {
+      memcpy(rec[i + q].box, &box[q], sizeof box[q]);
+      memcpy(rec[i + q].rest, &rest[q], sizeof rest[q]);
+    }
+  }
+  for (; i < n; i++) {
+    const col__f4 box = {s->x0[i], s->y0[i], s->x1[i], s->y1[i]};
+    uint32_t z[2] = {0, 0};
+    if (dims == 3) memcpy(&z[0], &s->z0[i], sizeof z[0]), memcpy(&z[1], &s->z1[i], sizeof z[1]);
+    memcpy(rec[i].box, &box, sizeof box);
+    rec[i].rest[0] = z[0], rec[i].rest[1] = z[1], rec[i].rest[2] = 0, rec[i].rest[3] = 0;
+  }
 }
 
-COL__BP_INLINE void put_rec(col__sap_rec *restrict rec, size_t p, col__f4 box, col__u4 rest,
-                            uint32_t tag) {
-  const col__u4 t = rest | (col__u4){0, 0, 0, tag};
-  memcpy(rec[p].box, &box, sizeof box);
-  memcpy(rec[p].rest, &t, sizeof t);
-}
-
-/* Past FAR boxes the deal's reads in sorted order miss the caches (7 arrays of 4 bytes per
- * box): it prefetches AHEAD boxes ahead. */
+/* Past FAR boxes the deal's reads of the spans in sorted order miss the caches: it prefetches
+ * AHEAD boxes ahead. */
 enum { FAR = 1 << 16, AHEAD = 16 };
 
-/* Boxes order[0..m) into their cells' records, in sorted order, so each cell's boxes stay
- * sorted on min x. tag: bit 0 when the copy sits in the box's first row, bit 1 in its first
- * layer (always in 2D). A box covering at most two cells per axis is written without
- * branches: four copies (two in 2D), one the box does not need (dy or dz 0) written to the
- * next free place of the neighbouring cell without taking it, where that cell's next box or
- * the padding overwrites it (a real place is only ever written after every such copy). */
-COL__BP_INLINE void deal(const col__src *s, unsigned dims, const uint32_t *order, size_t m,
-                         const uint32_t *span, int kz, size_t *fill, col__sap_rec *restrict rec,
-                         bool far) {
+/* Boxes order[0..m) into their cells' places, in sorted order, so each cell's boxes stay
+ * sorted on min x: at each place the box's index and its tag, bit 0 when the place is in the
+ * box's first row, bit 1 in its first layer (always in 2D), one 8-byte store. A box covering
+ * at most two cells per axis is written without branches: four copies (two in 2D), one the
+ * box does not need (dy or dz 0) written to the next free place of the neighbouring cell
+ * without taking it, where that cell's next box or the padding overwrites it (a real place is
+ * only ever written after every such copy). */
+COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span,
+                         int kz, size_t *fill, uint64_t *restrict slot, bool far) {
   for (size_t r = 0; r < m; r++) {
     const uint32_t i = order[r];
-    if (far && r + AHEAD < m) { /* boxes beyond the caches: ask for a later box's lines now */
-      const uint32_t a = order[r + AHEAD];
-      __builtin_prefetch(&span[a]), __builtin_prefetch(&s->x0[a]), __builtin_prefetch(&s->x1[a]);
-      __builtin_prefetch(&s->y0[a]), __builtin_prefetch(&s->y1[a]);
-      if (dims == 3) __builtin_prefetch(&s->z0[a]), __builtin_prefetch(&s->z1[a]);
-    }
-    col__f4 box;
-    col__u4 rest;
-    rec_of(s, dims, i, &box, &rest);
+    if (far && r + AHEAD < m) __builtin_prefetch(&span[order[r + AHEAD]]);
     const uint32_t w = span[i];
     const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
     const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24);
@@ -247,19 +264,18 @@ COL__BP_INLINE void deal(const col__src *s, unsigned dims, const uint32_t *order
     if (dy > 1 || dz > 1) {
       for (int y = y0; y <= y1; y++)
         for (int z = z0; z <= z1; z++)
-          put_rec(rec, fill[y * kz + z]++, box, rest,
-                  (uint32_t)(y == y0) | (uint32_t)(z == z0) << 1);
+          slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
       continue;
     }
-    /* Four different cells always, as in count_cells (fill past the grid: a spare record). */
+    /* Four different cells always, as in count_cells (fill past the grid: a spare place). */
     const int c00 = y0 * kz + z0;
-    put_rec(rec, fill[c00]++, box, rest, 3u);
-    put_rec(rec, fill[c00 + kz], box, rest, 2u);
+    slot[fill[c00]++] = i | (uint64_t)3u << 32;
+    slot[fill[c00 + kz]] = i | (uint64_t)2u << 32;
     fill[c00 + kz] += (size_t)dy;
     if (dims == 3) {
-      put_rec(rec, fill[c00 + 1], box, rest, 1u);
+      slot[fill[c00 + 1]] = i | (uint64_t)1u << 32;
       fill[c00 + 1] += (size_t)dz;
-      put_rec(rec, fill[c00 + kz + 1], box, rest, 0u);
+      slot[fill[c00 + kz + 1]] = i;
       fill[c00 + kz + 1] += (size_t)(dy & dz);
     }
   }
@@ -268,16 +284,19 @@ COL__BP_INLINE void deal(const col__src *s, unsigned dims, const uint32_t *order
 col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_dealt *out) {
   const col_boxes *boxes = bp->boxes;
   const unsigned dims = boxes->dims;
+  const size_t n = boxes->count;
   col__cells cells = {{0, 0}, {0, 0}, {1, 1}};
-  /* Slot 1: every box's cells (4 bytes each); slot 3: per cell, its boxes, first position and
-   * next free position, then count_cells' tallies; slot 2: the records. */
-  const size_t span_bytes = 4 * boxes->count + 4;
+  /* Slot 1: every box's cells (4 bytes each); slot 2: the records, every box's and the
+   * padding's; slot 3: per cell, its boxes, first position and next free position, then
+   * count_cells' tallies; slot 4: the places' ids and tags. */
+  const size_t span_bytes = 4 * n + 4, rec_bytes = (n + 1) * sizeof(col__sap_rec);
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
-  if (span == NULL) return COL_ERR_MEMORY;
+  col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
+  if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
   const col__survey sv = survey(boxes);
   bool grid = choose_cells(&sv, dims, m, &cells);
   const int k = grid ? cells.count[0] * cells.count[1] : 1, kz = cells.count[1];
-  /* fill reaches kz + 1 cells past the grid (deal) */
+  /* fill reaches kz + 1 cells past the grid (deal: spare places) */
   const size_t per = (size_t)k + (size_t)kz + 1, cell_bytes = (3 * per + 4 * k) * sizeof(size_t);
   size_t *count = col__bp_work(bp, 3, cell_bytes);
   if (count == NULL) return COL_ERR_MEMORY;
@@ -291,36 +310,30 @@ col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_
     base[c] = total, total += room, widest = room > widest ? room : widest;
   }
   base[used] = total;
-  const size_t rec_bytes = (total + 1) * sizeof(col__sap_rec); /* and a spare record */
-  col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
-  if (rec == NULL) return COL_ERR_MEMORY;
-  col__bp_scratch(bp, bp->stats.scratch_bytes + span_bytes + cell_bytes + rec_bytes);
+  const size_t place_bytes = (total + 1) * sizeof(uint64_t); /* and a spare place */
+  uint64_t *slot = col__bp_work(bp, 4, place_bytes);
+  if (slot == NULL) return COL_ERR_MEMORY;
+  col__bp_scratch(bp, bp->stats.scratch_bytes + span_bytes + rec_bytes + cell_bytes + place_bytes);
+  const col__src src = src_of(boxes);
+  build_recs(&src, dims, n, rec);
+  const col__f4 nan4 = splat4(NAN);
+  memcpy(rec[n].box, &nan4, sizeof nan4), memcpy(rec[n].rest, &nan4, sizeof nan4);
   for (int c = 0; c < used; c++) fill[c] = base[c];
   for (int c = used; c <= used + kz; c++) fill[c] = total;
-  const col__src src = src_of(boxes);
   if (!grid)
-    for (size_t r = 0; r < m; r++) {
-      col__f4 box;
-      col__u4 rest;
-      rec_of(&src, dims, order[r], &box, &rest);
-      put_rec(rec, r, box, rest, 3u);
-    }
+    for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
   else if (dims == 3 && m > FAR)
-    deal(&src, 3, order, m, span, kz, fill, rec, true);
+    deal(3, order, m, span, kz, fill, slot, true);
   else if (dims == 3)
-    deal(&src, 3, order, m, span, kz, fill, rec, false);
+    deal(3, order, m, span, kz, fill, slot, false);
   else if (m > FAR)
-    deal(&src, 2, order, m, span, kz, fill, rec, true);
+    deal(2, order, m, span, kz, fill, slot, true);
   else
-    deal(&src, 2, order, m, span, kz, fill, rec, false);
-  const col__f4 nan_box = {NAN, NAN, NAN, NAN};
-  uint32_t nan_bits;
-  const float nan = NAN;
-  memcpy(&nan_bits, &nan, sizeof nan_bits);
-  const col__u4 nan_rest = {nan_bits, nan_bits, 0, 0};
+    deal(2, order, m, span, kz, fill, slot, false);
+  /* The padding: the NaN record rec[n], tag 0. */
   for (int c = 0; c < used; c++)
-    for (size_t p = base[c] + count[c]; p < base[c + 1]; p++) put_rec(rec, p, nan_box, nan_rest, 0);
-  *out = (col__sap_dealt){rec,  count,  base,
-                          used, widest, bp->touch == COL_TOUCH_SEPARATES || sv.x_inverted};
+    for (size_t p = base[c] + count[c]; p < base[c + 1]; p++) slot[p] = n;
+  *out = (col__sap_dealt){
+      rec, slot, count, base, used, widest, bp->touch == COL_TOUCH_SEPARATES || sv.x_inverted};
   return COL_OK;
 }

@@ -20,8 +20,9 @@
  *                               max(a, ids[i])) of the set lanes i, packed at out (COL_W places
  *                               may be written); returns how many
  *   load_aabb2_aos(p, &minx, &miny, &maxx, &maxy): W consecutive col_aabb2, transposed
- *   load_sap_recs(p, c[8])      optional (COL_HAVE_LOAD_SAP_RECS): W consecutive col__sap_rec,
- *                               transposed (c[k]: word k of each record, bits unchanged)
+ *   load_sap_recs(rec, slot, c[8]) optional (COL_HAVE_LOAD_SAP_RECS): W places (box index |
+ *                               tag << 32): words 0-5 of each record rec[box index], transposed
+ *                               (c[k]: word k, bits unchanged), the indices in c[6], tags c[7]
  *   vq                          W/2 lanes of uint64 (1-bit mask words)
  *   vq_loadu vq_storeu vq_zero vq_and vq_or vq_add
  *   vq_srl(v, n) vq_sll(v, n)   shift every lane by n in 0..64 (64 gives 0)

@@ -49,7 +49,8 @@ COL_INLINE size_t emit_pairs(col_pair *out, vm keep, const uint32_t *ids, uint32
 /* The whole-cell sweep (col__sap_sweep_fn): the run scan above with the cell's tag filter and
  * the pairs written in place, so one call covers a cell instead of one call per box. */
 COL_INLINE size_t sap_sweep_t(const col__sap_cell *c, size_t *pr, size_t *pj, col_pair *out,
-                              size_t room, size_t *tested, unsigned dims, bool open, bool x_lower) {
+                              size_t room, size_t *tested, unsigned dims, bool open, bool x_lower,
+                              bool sparse) {
   const float *const *lo = c->view.min, *const *hi = c->view.max;
   const uint32_t *id = c->id, *tag = c->tag;
   size_t r = *pr, j = *pj, found = 0, t = 0;
@@ -77,7 +78,7 @@ COL_INLINE size_t sap_sweep_t(const col__sap_cell *c, size_t *pr, size_t *pj, co
         m = vm_and(m, open ? vf_gt(b_max_x, q_min_x) : vf_ge(b_max_x, q_min_x));
       }
       m = vm_and(m, vi_has_all(vi_loadu(tag + j), need));
-      if (vm_bits(m) != 0) found += emit_pairs(out + found, m, id + j, a);
+      if (!sparse || vm_bits(m) != 0) found += emit_pairs(out + found, m, id + j, a);
       const uint32_t run = vm_bits(in);
       t += col_popcount(run);
       if (run != COL_LANES) break;
@@ -88,17 +89,27 @@ COL_INLINE size_t sap_sweep_t(const col__sap_cell *c, size_t *pr, size_t *pj, co
   return found;
 }
 
+/* Each variant compiled apart: the touch rule, the x lower test and the sparse hint are
+ * constants inside the loop. The hint only matters with a packed pair writer (it writes a
+ * whole block, hits or not); the generic one's loop already skips a block without hits. */
+#ifdef COL_HAVE_EMIT_PAIRS
+#define SAP_SWEEP_VARIANT(dims, open, x_lower)                                                     \
+  (cell->sparse ? sap_sweep_t(cell, r, j, out, room, tested, dims, open, x_lower, true)            \
+                : sap_sweep_t(cell, r, j, out, room, tested, dims, open, x_lower, false))
+#else
+#define SAP_SWEEP_VARIANT(dims, open, x_lower)                                                     \
+  sap_sweep_t(cell, r, j, out, room, tested, dims, open, x_lower, true)
+#endif
+
 static size_t simd_sap_sweep(const col__sap_cell *cell, col_touch touch, size_t *r, size_t *j,
                              col_pair *out, size_t room, size_t *tested) {
   const bool open = touch == COL_TOUCH_SEPARATES, x_lower = cell->view.x_lower;
   if (cell->view.dims == 3) {
-    if (open) return sap_sweep_t(cell, r, j, out, room, tested, 3, true, true);
-    return x_lower ? sap_sweep_t(cell, r, j, out, room, tested, 3, false, true)
-                   : sap_sweep_t(cell, r, j, out, room, tested, 3, false, false);
+    if (open) return SAP_SWEEP_VARIANT(3, true, true);
+    return x_lower ? SAP_SWEEP_VARIANT(3, false, true) : SAP_SWEEP_VARIANT(3, false, false);
   }
-  if (open) return sap_sweep_t(cell, r, j, out, room, tested, 2, true, true);
-  return x_lower ? sap_sweep_t(cell, r, j, out, room, tested, 2, false, true)
-                 : sap_sweep_t(cell, r, j, out, room, tested, 2, false, false);
+  if (open) return SAP_SWEEP_VARIANT(2, true, true);
+  return x_lower ? SAP_SWEEP_VARIANT(2, false, true) : SAP_SWEEP_VARIANT(2, false, false);
 }
 
 static size_t simd_sap_run(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
@@ -118,11 +129,11 @@ static size_t simd_sap_run(const col_sap_view *v, size_t r, col_touch touch, uin
  * the slot empty and sap.c copies field by field. id and tag travel as float lanes: loads,
  * shuffles and stores copy bits, no arithmetic touches them. */
 #ifdef COL_HAVE_LOAD_SAP_RECS
-static void simd_sap_unpack(const col__sap_rec *rec, size_t n, unsigned dims, float *const min[3],
-                            float *const max[3], uint32_t *id, uint32_t *tag) {
+static void simd_sap_unpack(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
+                            float *const min[3], float *const max[3], uint32_t *id, uint32_t *tag) {
   for (size_t p = 0; p < n; p += COL_W) {
     vf c[8];
-    load_sap_recs(rec + p, c);
+    load_sap_recs(rec, slot + p, c);
     vf_storeu(min[0] + p, c[0]), vf_storeu(min[1] + p, c[1]);
     vf_storeu(max[0] + p, c[2]), vf_storeu(max[1] + p, c[3]);
     if (dims == 3) vf_storeu(min[2] + p, c[4]), vf_storeu(max[2] + p, c[5]);

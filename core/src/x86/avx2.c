@@ -69,14 +69,16 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
                min_x, min_y, max_x, max_y);
 }
 
-/* Eight sweep-and-prune records (8 words each, one 32-byte load per record): two-lane
- * permutes pair the first halves of records k and k + 4, then the second halves, and each set
- * is transposed as above. */
+/* Eight sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
+ * place's record (one 32-byte load per record; two-lane permutes pair the first halves of
+ * records k and k + 4, then the second halves, and each set is transposed as above), then
+ * the indices and the tags (even and odd words of the places, put in order by a 64-bit
+ * permute). */
 #define COL_HAVE_LOAD_SAP_RECS 1
-static inline void load_sap_recs(const col__sap_rec *p, vf c[8]) {
-  const float *f = (const float *)(const void *)p;
-  vf r[8];
-  for (int k = 0; k < 8; k++) r[k] = simde_mm256_loadu_ps(f + 8 * k);
+static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
+  vf r[8], unused[2];
+  for (int k = 0; k < 8; k++)
+    r[k] = simde_mm256_loadu_ps((const float *)(const void *)&rec[(uint32_t)slot[k]]);
   transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x20),
                simde_mm256_permute2f128_ps(r[1], r[5], 0x20),
                simde_mm256_permute2f128_ps(r[2], r[6], 0x20),
@@ -84,7 +86,15 @@ static inline void load_sap_recs(const col__sap_rec *p, vf c[8]) {
   transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x31),
                simde_mm256_permute2f128_ps(r[1], r[5], 0x31),
                simde_mm256_permute2f128_ps(r[2], r[6], 0x31),
-               simde_mm256_permute2f128_ps(r[3], r[7], 0x31), &c[4], &c[5], &c[6], &c[7]);
+               simde_mm256_permute2f128_ps(r[3], r[7], 0x31), &c[4], &c[5], &unused[0], &unused[1]);
+  const float *s = (const float *)(const void *)slot;
+  const vf s03 = simde_mm256_loadu_ps(s), s47 = simde_mm256_loadu_ps(s + 8);
+  const vf even = simde_mm256_shuffle_ps(s03, s47, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+  const vf odd = simde_mm256_shuffle_ps(s03, s47, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
+  c[6] = simde_mm256_castpd_ps(
+      simde_mm256_permute4x64_pd(simde_mm256_castps_pd(even), SIMDE_MM_SHUFFLE(3, 1, 2, 0)));
+  c[7] = simde_mm256_castpd_ps(
+      simde_mm256_permute4x64_pd(simde_mm256_castps_pd(odd), SIMDE_MM_SHUFFLE(3, 1, 2, 0)));
 }
 
 /* Eight 12-byte col_mtd records (x, y, hit, padding) as three 32-byte stores: output dword d

@@ -70,21 +70,34 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
                simde_mm512_loadu_ps(f + 48), min_x, min_y, max_x, max_y);
 }
 
-/* Sixteen sweep-and-prune records (8 words each): register k holds records 2k and 2k + 1;
- * 128-bit lane shuffles of two registers gather the first halves of four records, then the
- * second halves, and each set is transposed as above. */
+/* Sixteen sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
+ * place's record (register k holds records 2k and 2k + 1; 128-bit lane shuffles of two
+ * registers gather the first halves of four records, then the second halves, and each set is
+ * transposed as above), then the indices and the tags (the even and odd words of the places,
+ * one two-register permute each). */
 #define COL_HAVE_LOAD_SAP_RECS 1
-static inline void load_sap_recs(const col__sap_rec *p, vf c[8]) {
-  const float *f = (const float *)(const void *)p;
-  vf r[8];
-  for (int k = 0; k < 8; k++) r[k] = simde_mm512_loadu_ps(f + 16 * k);
+static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
+  vf r[8], unused[2];
+  for (int k = 0; k < 8; k++) {
+    const simde__m256d lo =
+        simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k]]);
+    const simde__m256d hi =
+        simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k + 1]]);
+    r[k] = simde_mm512_castpd_ps(simde_mm512_insertf64x4(simde_mm512_castpd256_pd512(lo), hi, 1));
+  }
   vf a[4], b[4];
   for (int k = 0; k < 4; k++) {
     a[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(2, 0, 2, 0));
     b[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(3, 1, 3, 1));
   }
   transpose4x4(a[0], a[1], a[2], a[3], &c[0], &c[1], &c[2], &c[3]);
-  transpose4x4(b[0], b[1], b[2], b[3], &c[4], &c[5], &c[6], &c[7]);
+  transpose4x4(b[0], b[1], b[2], b[3], &c[4], &c[5], &unused[0], &unused[1]);
+  static const int32_t even_table[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+  static const int32_t odd_table[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+  const float *s = (const float *)(const void *)slot;
+  const vf s07 = simde_mm512_loadu_ps(s), s8f = simde_mm512_loadu_ps(s + 16);
+  c[6] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(even_table), s8f);
+  c[7] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(odd_table), s8f);
 }
 
 /* Sixteen 12-byte col_mtd records (x, y, hit, padding) as three 64-byte stores: output dword

@@ -62,14 +62,22 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
              simde_mm_loadu_ps(f + 12), min_x, min_y, max_x, max_y);
 }
 
-/* Four sweep-and-prune records (8 words each) to eight vectors: each half a 4x4 transpose. */
+/* Four sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
+ * place's record (each half a 4x4 transpose), then the indices and the tags (the even and
+ * odd words of the places). */
 #define COL_HAVE_LOAD_SAP_RECS 1
-static inline void load_sap_recs(const col__sap_rec *p, vf c[8]) {
-  const float *f = (const float *)(const void *)p;
-  for (int h = 0; h < 2; h++)
-    transpose4(simde_mm_loadu_ps(f + 4 * h), simde_mm_loadu_ps(f + 8 + 4 * h),
-               simde_mm_loadu_ps(f + 16 + 4 * h), simde_mm_loadu_ps(f + 24 + 4 * h), &c[4 * h],
-               &c[4 * h + 1], &c[4 * h + 2], &c[4 * h + 3]);
+static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
+  const float *f[4];
+  for (int k = 0; k < 4; k++) f[k] = (const float *)(const void *)&rec[(uint32_t)slot[k]];
+  vf unused[2];
+  transpose4(simde_mm_loadu_ps(f[0]), simde_mm_loadu_ps(f[1]), simde_mm_loadu_ps(f[2]),
+             simde_mm_loadu_ps(f[3]), &c[0], &c[1], &c[2], &c[3]);
+  transpose4(simde_mm_loadu_ps(f[0] + 4), simde_mm_loadu_ps(f[1] + 4), simde_mm_loadu_ps(f[2] + 4),
+             simde_mm_loadu_ps(f[3] + 4), &c[4], &c[5], &unused[0], &unused[1]);
+  const float *s = (const float *)(const void *)slot;
+  const vf s01 = simde_mm_loadu_ps(s), s23 = simde_mm_loadu_ps(s + 4);
+  c[6] = simde_mm_shuffle_ps(s01, s23, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+  c[7] = simde_mm_shuffle_ps(s01, s23, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
 }
 
 /* Mask words: two per vector. Popcount per lane: bit-parallel byte counts in the manner of
