@@ -82,6 +82,54 @@ COL__BP_INLINE col__u4 cells4(const col__cells *c, int axis, col__f4 v) {
   return (col__u4) __builtin_convertvector(pick4(u < last, u, last), col__i4);
 }
 
+/* Boxes i..i+3's records from their values in lanes: two 4x4 transposes of the x and y
+ * values, z's pairs interleaved (zero in 2D). */
+COL__BP_INLINE void put_recs4(col__sap_rec *restrict rec, col__f4 x0, col__f4 y0, col__f4 x1,
+                              col__f4 y1, col__f4 z0, col__f4 z1) {
+  const col__f4 zero = splat4(0.0f);
+  const col__f4 lo01 = __builtin_shufflevector(x0, y0, 0, 4, 1, 5);
+  const col__f4 lo23 = __builtin_shufflevector(x0, y0, 2, 6, 3, 7);
+  const col__f4 hi01 = __builtin_shufflevector(x1, y1, 0, 4, 1, 5);
+  const col__f4 hi23 = __builtin_shufflevector(x1, y1, 2, 6, 3, 7);
+  const col__f4 z01 = __builtin_shufflevector(z0, z1, 0, 4, 1, 5);
+  const col__f4 z23 = __builtin_shufflevector(z0, z1, 2, 6, 3, 7);
+  const col__f4 box[4] = {__builtin_shufflevector(lo01, hi01, 0, 1, 4, 5),
+                          __builtin_shufflevector(lo01, hi01, 2, 3, 6, 7),
+                          __builtin_shufflevector(lo23, hi23, 0, 1, 4, 5),
+                          __builtin_shufflevector(lo23, hi23, 2, 3, 6, 7)};
+  const col__f4 rest[4] = {__builtin_shufflevector(z01, zero, 0, 1, 4, 4),
+                           __builtin_shufflevector(z01, zero, 2, 3, 4, 4),
+                           __builtin_shufflevector(z23, zero, 0, 1, 4, 4),
+                           __builtin_shufflevector(z23, zero, 2, 3, 4, 4)};
+  for (int q = 0; q < 4; q++) {
+    memcpy(rec[q].box, &box[q], sizeof box[q]);
+    memcpy(rec[q].rest, &rest[q], sizeof rest[q]);
+  }
+}
+
+/* Box i's record. */
+COL__BP_INLINE void put_rec1(col__sap_rec *restrict rec, const col_boxes *b, size_t i) {
+  const col__f4 box = {b->min[0][i], b->min[1][i], b->max[0][i], b->max[1][i]};
+  uint32_t z[2] = {0, 0};
+  if (b->dims == 3) memcpy(&z[0], &b->min[2][i], sizeof z[0]), memcpy(&z[1], &b->max[2][i], 4);
+  memcpy(rec->box, &box, sizeof box);
+  rec->rest[0] = z[0], rec->rest[1] = z[1], rec->rest[2] = 0, rec->rest[3] = 0;
+}
+
+/* Every box's record, rec[i] for box i (NaN or not: the sweep never reads those). */
+static void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
+  const size_t n = b->count;
+  const bool z = b->dims == 3;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const col__f4 zero = splat4(0.0f);
+    put_recs4(rec + i, load4(b->min[0] + i), load4(b->min[1] + i), load4(b->max[0] + i),
+              load4(b->max[1] + i), z ? load4(b->min[2] + i) : zero,
+              z ? load4(b->max[2] + i) : zero);
+  }
+  for (; i < n; i++) put_rec1(rec + i, b, i);
+}
+
 /* A box over more than two cells on an axis (rare: cells hold 1.5 or 2 mean extents), its
  * cells packed as in count_cells, counted one by one; returns its copies. */
 static size_t count_wide_box(uint32_t w, int kz, size_t *count) {
@@ -99,7 +147,7 @@ static size_t count_wide_box(uint32_t w, int kz, size_t *count) {
  * first cell and shape wait for each other through memory); the cells' counts follow from the
  * k x 4 tallies. False when the copies would pass 3m (then one cell does better). */
 static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint32_t *span,
-                        size_t *count, size_t *tally) {
+                        size_t *count, size_t *tally, col__sap_rec *restrict rec) {
   const size_t n = b->count;
   const int kz = c->count[1], k = c->count[0] * kz;
   const bool z = b->dims == 3;
@@ -114,16 +162,23 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
     const col__u4 cy0 = cells4(c, 0, y0), cy1 = cells4(c, 0, y1);
     col__u4 cz0 = {0, 0, 0, 0}, cz1 = {0, 0, 0, 0};
     col__i4 ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
+    col__f4 z0 = splat4(0.0f), z1 = z0;
     if (z) {
-      const col__f4 z0 = load4(b->min[2] + i), z1 = load4(b->max[2] + i);
+      z0 = load4(b->min[2] + i), z1 = load4(b->max[2] + i);
       cz0 = cells4(c, 1, z0), cz1 = cells4(c, 1, z1);
       ok &= (z0 == z0) & (z1 == z1);
     }
+    put_recs4(rec + i, x0, y0, x1, y1, z0, z1);
     const col__u4 w = cy0 | cy1 << 8 | cz0 << 16 | cz1 << 24;
     memcpy(span + i, &w, sizeof w);
     const col__u4 dy = cy1 - cy0, dz = cz1 - cz0;
     const col__i4 narrow = (col__i4)((dy < two) & (dz < two));
     const col__u4 at = (dy + dz * 2) * lanes_k + cy0 * lanes_kz + cz0;
+    const col__i4 plain = ok & narrow;
+    if ((plain[0] & plain[1] & plain[2] & plain[3]) != 0) { /* the usual case: no branch a lane */
+      tally[at[0]]++, tally[at[1]]++, tally[at[2]]++, tally[at[3]]++;
+      continue;
+    }
     for (int q = 0; q < 4; q++) {
       if (ok[q] == 0) continue;
       if (narrow[q] != 0)
@@ -133,6 +188,7 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
     }
   }
   for (; i < n; i++) {
+    put_rec1(rec + i, b, i);
     uint32_t w = (uint32_t)cell_of(c, 0, b->min[1][i]) | (uint32_t)cell_of(c, 0, b->max[1][i]) << 8;
     if (z)
       w |= (uint32_t)cell_of(c, 1, b->min[2][i]) << 16 | (uint32_t)cell_of(c, 1, b->max[2][i])
@@ -188,57 +244,6 @@ static bool choose_cells(const col__survey *s, unsigned dims, size_t m, col__cel
     c->lo[a] = s->lo[a], c->count[a] = k, c->scale[a] = (float)((double)k / extent);
   }
   return c->count[0] * c->count[1] > 1;
-}
-
-/* The box arrays in locals: through the struct, every store could alias the next load. */
-typedef struct col__src {
-  const float *x0, *x1, *y0, *y1, *z0, *z1;
-} col__src;
-
-static col__src src_of(const col_boxes *b) {
-  const bool z = b->dims == 3;
-  return (col__src){b->min[0],           b->max[0], b->min[1], b->max[1], z ? b->min[2] : NULL,
-                    z ? b->max[2] : NULL};
-}
-
-/* Every box's record, rec[i] for box i (NaN or not: the sweep never reads those), four
- * boxes at a time: two 4x4 transposes of the x and y values, z's pairs interleaved. */
-static void build_recs(const col__src *s, unsigned dims, size_t n, col__sap_rec *restrict rec) {
-  const col__f4 zero = splat4(0.0f);
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const col__f4 x0 = load4(s->x0 + i), y0 = load4(s->y0 + i);
-    const col__f4 x1 = load4(s->x1 + i), y1 = load4(s->y1 + i);
-    const col__f4 lo01 = __builtin_shufflevector(x0, y0, 0, 4, 1, 5);
-    const col__f4 lo23 = __builtin_shufflevector(x0, y0, 2, 6, 3, 7);
-    const col__f4 hi01 = __builtin_shufflevector(x1, y1, 0, 4, 1, 5);
-    const col__f4 hi23 = __builtin_shufflevector(x1, y1, 2, 6, 3, 7);
-    const col__f4 box[4] = {__builtin_shufflevector(lo01, hi01, 0, 1, 4, 5),
-                            __builtin_shufflevector(lo01, hi01, 2, 3, 6, 7),
-                            __builtin_shufflevector(lo23, hi23, 0, 1, 4, 5),
-                            __builtin_shufflevector(lo23, hi23, 2, 3, 6, 7)};
-    col__f4 rest[4] = {zero, zero, zero, zero};
-    if (dims == 3) {
-      const col__f4 z0 = load4(s->z0 + i), z1 = load4(s->z1 + i);
-      const col__f4 z01 = __builtin_shufflevector(z0, z1, 0, 4, 1, 5);
-      const col__f4 z23 = __builtin_shufflevector(z0, z1, 2, 6, 3, 7);
-      rest[0] = __builtin_shufflevector(z01, zero, 0, 1, 4, 4);
-      rest[1] = __builtin_shufflevector(z01, zero, 2, 3, 4, 4);
-      rest[2] = __builtin_shufflevector(z23, zero, 0, 1, 4, 4);
-      rest[3] = __builtin_shufflevector(z23, zero, 2, 3, 4, 4);
-    }
-    for (int q = 0; q < 4; q++) {
-      memcpy(rec[i + q].box, &box[q], sizeof box[q]);
-      memcpy(rec[i + q].rest, &rest[q], sizeof rest[q]);
-    }
-  }
-  for (; i < n; i++) {
-    const col__f4 box = {s->x0[i], s->y0[i], s->x1[i], s->y1[i]};
-    uint32_t z[2] = {0, 0};
-    if (dims == 3) memcpy(&z[0], &s->z0[i], sizeof z[0]), memcpy(&z[1], &s->z1[i], sizeof z[1]);
-    memcpy(rec[i].box, &box, sizeof box);
-    rec[i].rest[0] = z[0], rec[i].rest[1] = z[1], rec[i].rest[2] = 0, rec[i].rest[3] = 0;
-  }
 }
 
 /* Past FAR boxes the deal's reads of the spans in sorted order miss the caches: it prefetches
@@ -301,7 +306,10 @@ col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_
   size_t *count = col__bp_work(bp, 3, cell_bytes);
   if (count == NULL) return COL_ERR_MEMORY;
   size_t *base = count + per, *fill = base + per;
-  if (grid) grid = count_cells(boxes, &cells, m, span, count, fill + per);
+  if (grid)
+    grid = count_cells(boxes, &cells, m, span, count, fill + per, rec);
+  else
+    build_recs(boxes, rec);
   const int used = grid ? k : 1;
   if (!grid) count[0] = m; /* one cell: also when the grid gave too many copies */
   size_t total = 0, widest = 0;
@@ -314,8 +322,6 @@ col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_
   uint64_t *slot = col__bp_work(bp, 4, place_bytes);
   if (slot == NULL) return COL_ERR_MEMORY;
   col__bp_scratch(bp, bp->stats.scratch_bytes + span_bytes + rec_bytes + cell_bytes + place_bytes);
-  const col__src src = src_of(boxes);
-  build_recs(&src, dims, n, rec);
   const col__f4 nan4 = splat4(NAN);
   memcpy(rec[n].box, &nan4, sizeof nan4), memcpy(rec[n].rest, &nan4, sizeof nan4);
   for (int c = 0; c < used; c++) fill[c] = base[c];
