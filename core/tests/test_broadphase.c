@@ -159,16 +159,17 @@ Test(broadphase, pruning_prunes) {
   cr_expect_lt(grid.tests * 20, brute.tests, "grid tested %llu", (unsigned long long)grid.tests);
   cr_expect_eq(sap.pairs, brute.pairs);
   cr_expect_eq(grid.pairs, brute.pairs);
-  /* Working memory: brute force one index per box; sweep and prune order, keys, radix scratch
-   * (2n), indices, three counters per cell (up to 1,024 cells, 8 bytes each), the sorted
-   * copy (2 x dims arrays), a 4-byte cell span per box, then the
-   * cells' arrays (min and max per axis, box index, tag: 6 in 2D), each with at most 3n boxes
-   * (or all n in one cell) and 16 padding boxes per cell (at most 256 rows in 2D), rounded up
-   * to 64 bytes. */
-  cr_expect_eq(brute.scratch_bytes, 2000u * 4u);
-  cr_expect_geq(sap.scratch_bytes, 2000u * 5u * 4u);
-  cr_expect_leq(sap.scratch_bytes, 2000u * 5u * 4u + 3u * 1025u * 8u + 2000u * 4u * 4u +
-                                       4u * 2000u + 6u * ((3u * 2000u + 256u * 16u) * 4u + 64u));
+  /* Working memory: brute force one index per box; sweep and prune order, keys and the sort's
+   * scratch (6n + 2 words), every box's record (32 bytes, and one for the padding), per cell
+   * three counters and four tallies (8 bytes each; at most 256 rows in 2D, and kz + 1 spare
+   * counters), every place (8 bytes: at most 3n copies and 31 padding places per cell, one
+   * spare), and the larger of the cell spans (4 bytes a box) and one cell's arrays (min and
+   * max per axis, box index, tag: 6 in 2D, each at most the places, rounded up to 64 bytes). */
+  const size_t n = 2000, places = 3 * n + 256 * 31 + 1;
+  cr_expect_eq(brute.scratch_bytes, n * 4u);
+  cr_expect_geq(sap.scratch_bytes, (6 * n + 2) * 4 + 32 * (n + 1) + 8 * n);
+  cr_expect_leq(sap.scratch_bytes, (6 * n + 2) * 4 + 32 * (n + 1) + (3 * 258 + 4 * 256) * 8 +
+                                       8 * places + 6 * (places * 4 + 64));
   cr_expect_gt(grid.scratch_bytes, 2000u * 16u, "at least one 16-byte cell entry per box");
   col_pairs_free(&out);
   set_free(&s);

@@ -118,6 +118,15 @@ typedef struct col__sap_dealt {
 
 col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_dealt *out);
 
+/* One cell's arrays for its sweep (work slot 1 once the deal is done): min and max per axis,
+ * id and tag, each `widest` entries rounded up to a cache line. */
+static inline size_t col__sap_array_bytes(size_t widest) {
+  return (widest * sizeof(float) + 63) / 64 * 64;
+}
+static inline size_t col__sap_cell_bytes(unsigned dims, size_t widest) {
+  return (2 * (size_t)dims + 2) * col__sap_array_bytes(widest);
+}
+
 /* The dynamic AABB tree (tree.c). Leaves hold item indices; node boxes are normalized. */
 typedef struct col__tree_node {
   col_aabb3 box;

@@ -64,6 +64,13 @@ static size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, uint32_t
     /* col__float_key: the bits flipped for negatives, the sign bit set for the others */
     const col__u4 bits = (col__u4)x0, neg = (col__u4)((col__i4)bits >> 31);
     const col__u4 key = bits ^ (neg | 0x80000000u);
+    if ((ok[0] & ok[1] & ok[2] & ok[3]) != 0) { /* the usual case: four stores, no branches */
+      const col__u4 ids = (col__u4){0, 1, 2, 3} + (uint32_t)i;
+      memcpy(bucket + m, &b, sizeof b), memcpy(tkey + m, &key, sizeof key);
+      memcpy(tord + m, &ids, sizeof ids);
+      at[b[0] + 1]++, at[b[1] + 1]++, at[b[2] + 1]++, at[b[3] + 1]++, m += 4;
+      continue;
+    }
     for (int q = 0; q < 4; q++)
       if (ok[q] != 0) {
         bucket[m] = b[q], tkey[m] = key[q], tord[m] = (uint32_t)i + (uint32_t)q;
@@ -185,8 +192,8 @@ col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint3
   /* One cell's arrays at a time (slot 1: the cell spans are spent), so they stay in the
    * first-level cache: min and max per axis, id, tag. */
   const unsigned dims = bp->boxes->dims;
-  const size_t arrays = 2 * dims + 2, array_bytes = (d.widest * sizeof(float) + 63) / 64 * 64;
-  uint8_t *mem = col__bp_work(bp, 1, arrays * array_bytes);
+  const size_t array_bytes = col__sap_array_bytes(d.widest);
+  uint8_t *mem = col__bp_work(bp, 1, col__sap_cell_bytes(dims, d.widest));
   if (mem == NULL) return COL_ERR_MEMORY;
   float *min[3] = {NULL, NULL, NULL}, *max[3] = {NULL, NULL, NULL};
   for (unsigned a = 0; a < dims; a++) {

@@ -130,18 +130,23 @@ static void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
   for (; i < n; i++) put_rec1(rec + i, b, i);
 }
 
-/* A box over more than two cells on an axis (rare: cells hold 1.5 or 2 mean extents), its
- * cells packed as in count_cells, counted one by one; returns its copies. */
+/* A box's cells as count_cells leaves them for the deal: a box over at most two cells per
+ * axis as its first cell c00 | dy << 16 | dz << 17 (dy, dz: 1 when it covers the next row,
+ * the next layer); a wider one (rare: cells hold 1.5 or 2 mean extents) as y0 | y1 << 8 |
+ * z0 << 16 | z1 << 24 | WIDE. */
+#define WIDE 0x80000000u
+
+/* A wide box counted cell by cell; returns its copies. */
 static size_t count_wide_box(uint32_t w, int kz, size_t *count) {
   const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
   for (int y = y0; y <= y1; y++)
     for (int z = z0; z <= z1; z++) count[y * kz + z]++;
   return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
 }
 
-/* Every box's cells in span[i], y0 | y1 << 8 | z0 << 16 | z1 << 24 (NaN or not: those are never
- * dealt), and each cell's boxes among those without NaN, which must be the boxes to sweep, in
+/* Every box's cells in span[i] (as above; NaN or not: those are never dealt), and each cell's
+ * boxes among those without NaN, which must be the boxes to sweep, in
  * count[0..k). A box over at most two cells per axis is one increment: tally[s * k + c00], s =
  * dy + 2 dz its shape, c00 its first cell (one counter per box, so only boxes with the same
  * first cell and shape wait for each other through memory); the cells' counts follow from the
@@ -169,11 +174,12 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
       ok &= (z0 == z0) & (z1 == z1);
     }
     put_recs4(rec + i, x0, y0, x1, y1, z0, z1);
-    const col__u4 w = cy0 | cy1 << 8 | cz0 << 16 | cz1 << 24;
-    memcpy(span + i, &w, sizeof w);
-    const col__u4 dy = cy1 - cy0, dz = cz1 - cz0;
+    const col__u4 dy = cy1 - cy0, dz = cz1 - cz0, c00 = cy0 * lanes_kz + cz0;
     const col__i4 narrow = (col__i4)((dy < two) & (dz < two));
-    const col__u4 at = (dy + dz * 2) * lanes_k + cy0 * lanes_kz + cz0;
+    const col__u4 at = (dy + dz * 2) * lanes_k + c00;
+    const col__u4 wide = cy0 | cy1 << 8 | cz0 << 16 | cz1 << 24 | WIDE;
+    const col__u4 w = (col__u4)pick4(narrow, (col__f4)(c00 | dy << 16 | dz << 17), (col__f4)wide);
+    memcpy(span + i, &w, sizeof w);
     const col__i4 plain = ok & narrow;
     if ((plain[0] & plain[1] & plain[2] & plain[3]) != 0) { /* the usual case: no branch a lane */
       tally[at[0]]++, tally[at[1]]++, tally[at[2]]++, tally[at[3]]++;
@@ -193,12 +199,12 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
     if (z)
       w |= (uint32_t)cell_of(c, 1, b->min[2][i]) << 16 | (uint32_t)cell_of(c, 1, b->max[2][i])
                                                              << 24;
-    span[i] = w;
-    if (col__bp_has_nan(b, i)) continue;
     const uint32_t y0 = w & 255u, dy = (w >> 8 & 255u) - y0;
-    const uint32_t z0 = w >> 16 & 255u, dz = (w >> 24) - z0;
+    const uint32_t z0 = w >> 16 & 255u, dz = (w >> 24) - z0, c00 = y0 * (uint32_t)kz + z0;
+    span[i] = dy < 2 && dz < 2 ? c00 | dy << 16 | dz << 17 : w | WIDE;
+    if (col__bp_has_nan(b, i)) continue;
     if (dy < 2 && dz < 2)
-      tally[(dy + 2 * dz) * (uint32_t)k + y0 * (uint32_t)kz + z0]++;
+      tally[(dy + 2 * dz) * (uint32_t)k + c00]++;
     else
       copies += count_wide_box(w, kz, count);
   }
@@ -263,25 +269,25 @@ COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t m, const u
     const uint32_t i = order[r];
     if (far && r + AHEAD < m) __builtin_prefetch(&span[order[r + AHEAD]]);
     const uint32_t w = span[i];
-    const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-    const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24);
-    const int dy = y1 - y0, dz = z1 - z0;
-    if (dy > 1 || dz > 1) {
+    if (w & WIDE) {
+      const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+      const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
       for (int y = y0; y <= y1; y++)
         for (int z = z0; z <= z1; z++)
           slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
       continue;
     }
     /* Four different cells always, as in count_cells (fill past the grid: a spare place). */
-    const int c00 = y0 * kz + z0;
+    const int c00 = (int)(w & 0xffffu);
+    const size_t dy = w >> 16 & 1u, dz = w >> 17 & 1u;
     slot[fill[c00]++] = i | (uint64_t)3u << 32;
     slot[fill[c00 + kz]] = i | (uint64_t)2u << 32;
-    fill[c00 + kz] += (size_t)dy;
+    fill[c00 + kz] += dy;
     if (dims == 3) {
       slot[fill[c00 + 1]] = i | (uint64_t)1u << 32;
-      fill[c00 + 1] += (size_t)dz;
+      fill[c00 + 1] += dz;
       slot[fill[c00 + kz + 1]] = i;
-      fill[c00 + kz + 1] += (size_t)(dy & dz);
+      fill[c00 + kz + 1] += dy & dz;
     }
   }
 }
@@ -321,7 +327,11 @@ col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_
   const size_t place_bytes = (total + 1) * sizeof(uint64_t); /* and a spare place */
   uint64_t *slot = col__bp_work(bp, 4, place_bytes);
   if (slot == NULL) return COL_ERR_MEMORY;
-  col__bp_scratch(bp, bp->stats.scratch_bytes + span_bytes + rec_bytes + cell_bytes + place_bytes);
+  /* slot 1 then holds one cell's arrays for the sweep (sap.c) */
+  const size_t sweep_bytes = col__sap_cell_bytes(dims, widest);
+  col__bp_scratch(bp, bp->stats.scratch_bytes +
+                          (span_bytes > sweep_bytes ? span_bytes : sweep_bytes) + rec_bytes +
+                          cell_bytes + place_bytes);
   const col__f4 nan4 = splat4(NAN);
   memcpy(rec[n].box, &nan4, sizeof nan4), memcpy(rec[n].rest, &nan4, sizeof nan4);
   for (int c = 0; c < used; c++) fill[c] = base[c];
