@@ -369,9 +369,10 @@ col_status col_broadphase_cache_create(col_broadphase_cache **cache);
  * reinserted and looked up, other pairs carried over) or COL_BROADPHASE_SAP (the order on min x
  * is kept: when at most a quarter of the boxes moved, each moved one is put back in its place
  * by shifting the boxes in between (or, past N shifted places, all are merged in one pass), the
- * pairs between unmoved boxes carried over and each moved box looked up forward in its sweep run
- * and backward as far as the running maximum of max x reaches it; otherwise everything is sorted
- * and swept again). Other values: COL_ERR_ARGUMENT. A change resets the cache. */
+ * pairs between unmoved boxes carried over and each moved box looked up in a window of sorted
+ * positions around it whose size adapts to the scene, or, when its overlaps may lie outside
+ * the window, forward in its sweep run and backward from the first positions whose max x
+ * reaches it; otherwise everything is sorted and swept again). Other values: COL_ERR_ARGUMENT. A change resets the cache. */
 col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
                                               col_broadphase algorithm);
 void col_broadphase_cache_destroy(col_broadphase_cache *cache);

@@ -331,6 +331,70 @@ Test(broadphase, cache_sap_finds_touching_moved_boxes) {
   }
 }
 
+/* The kept sweep and prune on a crowd large enough for its look-up windows: 1,500 boxes about
+ * 13 to a unit of x, a tenth moving by up to a unit each frame (listed on odd frames), a box
+ * ten units wide every 500 (its neighbours fall back to the walk and the run), one box jumping
+ * across the scene every frame; every frame exactly brute force's pairs, and window sizes that
+ * do not run away. */
+Test(broadphase, cache_sap_windows_follow_a_crowd) {
+  uint64_t rng = 31;
+  uint32_t list[1500];
+  for (unsigned dims = 2; dims <= 3; dims++)
+    for (col_touch touch = COL_TOUCH_OVERLAPS; touch <= COL_TOUCH_SEPARATES; touch++) {
+      box_set s = set_make(1500, dims);
+      for (size_t i = 0; i < s.n; i++)
+        for (int k = 0; k < 3; k++) {
+          const float c = (float)rand_below(&rng, k == 0 ? 1200 : 400) * 0.1f;
+          const float e = (float)(2 + rand_below(&rng, 8)) * 0.25f;
+          const float wide = k == 0 && i % 500 == 0 ? 5.0f : 0.0f;
+          s.v[k][i] = c - e - wide, s.v[3 + k][i] = c + e + wide;
+        }
+      col_broadphase_cache *cache = NULL;
+      cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+      cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP), COL_OK);
+      for (int frame = 0; frame < 24; frame++) {
+        size_t moved = 0;
+        for (size_t i = (size_t)frame % 10; frame > 0 && i < s.n; i += 10) {
+          const float dx = (float)((int)rand_below(&rng, 9) - 4) * 0.25f;
+          const float dy = (float)((int)rand_below(&rng, 5) - 2) * 0.25f;
+          s.v[0][i] += dx, s.v[3][i] += dx, s.v[1][i] += dy, s.v[4][i] += dy;
+          list[moved++] = (uint32_t)i;
+        }
+        if (frame > 0) { /* across the scene and back */
+          const float jump = frame % 2 ? 100.0f : -100.0f;
+          s.v[0][7] += jump, s.v[3][7] += jump, list[moved++] = 7;
+        }
+        col_pairs got = {0}, want = {0};
+        col_broadphase_stats stats, sweep;
+        if (frame % 2)
+          cr_assert_eq(
+              col_broadphase_cache_update_moved(cache, &s.boxes, list, moved, touch, &got, &stats),
+              COL_OK);
+        else
+          cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, touch, &got, &stats), COL_OK);
+        cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_BRUTE, &s.boxes, touch, &want, NULL),
+                     COL_OK);
+        col_pairs_sort(&got), col_pairs_sort(&want);
+        cr_assert_eq(got.count, want.count, "frame %d, %uD, touch %d: %zu pairs, want %zu", frame,
+                     dims, touch, got.count, want.count);
+        cr_assert(got.count == 0 || memcmp(got.data, want.data, got.count * sizeof(col_pair)) == 0,
+                  "frame %d, %uD, touch %d: pair lists differ", frame, dims, touch);
+        cr_assert_gt(want.count, s.n / 2, "a crowd: %zu pairs", want.count);
+        cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, touch, &want, &sweep),
+                     COL_OK);
+        /* The windows (a hundred-odd positions a moved box) do not grow: under 200 tests a
+         * moved box (a sweep here makes about ten a box, but pays for every box). */
+        if (frame > 0)
+          cr_assert_lt(stats.tests, 200 * moved,
+                       "frame %d: %zu tests for %zu moved boxes (%zu in a sweep)", frame,
+                       (size_t)stats.tests, moved, (size_t)sweep.tests);
+        col_pairs_free(&got), col_pairs_free(&want);
+      }
+      col_broadphase_cache_destroy(cache);
+      set_free(&s);
+    }
+}
+
 /* Set A against set B: exactly the pairs of an all-against-all test, (index in A, index in B). */
 Test(broadphase, bipartite_equals_all_against_all) {
   uint64_t rng = 13;

@@ -14,8 +14,9 @@ struct col_broadphase_cache {
   float *sap_sorted, *sap_sorted_back;
   uint32_t
       *sap_work; /* the sweep's indices (n + COL_SAP_PAD), sort scratch (COL__SORT_X_SCRATCH(n)) */
-  uint32_t *sap_pos;   /* box i's position in the order (when usable) */
-  size_t sap_inverted; /* boxes of the order inverted on x (the sweep's x_lower when > 0) */
+  uint32_t *sap_pos;          /* box i's position in the order (when usable) */
+  size_t sap_inverted;        /* boxes of the order inverted on x (the sweep's x_lower when > 0) */
+  size_t sap_back, sap_ahead; /* a moved box's look-up window, positions before and after it */
   size_t sap_m;
   unsigned dims;
   col_touch touch;

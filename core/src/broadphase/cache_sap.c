@@ -24,61 +24,135 @@ static col_sap_view kept_view(col_broadphase_cache *c, const col_boxes *boxes, c
   return v;
 }
 
-/* The larger of two floats (the first when they are equal or b is NaN; none is NaN here). */
-static inline float fmaxf_ordered(float a, float b) { return a > b ? a : b; }
+/* The largest of x[0..7] (none is NaN): a tree of maxss, no branch. */
+static inline float max_of_8(const float *x) {
+  float m[4];
+  for (unsigned k = 0; k < 4; k++) m[k] = x[k] > x[k + 4] ? x[k] : x[k + 4];
+  const float a = m[0] > m[2] ? m[0] : m[2], b = m[1] > m[3] ? m[1] : m[3];
+  return a > b ? a : b;
+}
+
+/* The windows of sap_moved: 16 positions a block; the two reaches (cache fields sap_back and
+ * sap_ahead) stay multiples of a block within these bounds. */
+enum { BLOCK = 16, REACH_MIN = BLOCK, REACH_MAX = 64 * BLOCK };
+
+/* A reach widened by a block when over one look-up in 16 fell back for want of it (by a block
+ * or less), narrowed by one when under one in 64 did (a fallback costs about as much as a
+ * window of a hundred positions more: two kernel calls and their mispredicted loop exits). */
+static size_t adapt_reach(size_t reach, size_t short_of, size_t looked) {
+  if (short_of * 16 > looked && reach < REACH_MAX) return reach + BLOCK;
+  if (short_of * 64 < looked && reach > REACH_MIN) return reach - BLOCK;
+  return reach;
+}
+
+/* Moved box r tested against the boxes at positions [s, s + len) (all readable; whole vectors
+ * of the built-in backends in the windows); the pairs kept are those with the unmoved boxes
+ * before r and, when `ahead`, with every box after r (a pair of two moved boxes is kept from
+ * the one sorted first). */
+static col_status look_up(const col_broadphase_cache *c, col__bp *bp, const col_sap_view *v,
+                          const uint32_t *order, size_t r, size_t s, size_t len, bool ahead,
+                          uint32_t *idx) {
+  size_t hits;
+  if (v->dims == 3) {
+    const col_aabb3 q = {{v->min[0][r], v->min[1][r], v->min[2][r]},
+                         {v->max[0][r], v->max[1][r], v->max[2][r]}};
+    const col_aabb3_soa set = {v->min[0] + s,
+                               v->min[1] + s,
+                               v->min[2] + s,
+                               v->max[0] + s,
+                               v->max[1] + s,
+                               v->max[2] + s,
+                               len};
+    hits = bp->backend->k.aabb3_query(q, &set, bp->touch, idx);
+  } else {
+    const col_aabb2 q = {{v->min[0][r], v->min[1][r]}, {v->max[0][r], v->max[1][r]}};
+    const col_aabb2_soa set = {v->min[0] + s, v->min[1] + s, v->max[0] + s, v->max[1] + s, len};
+    hits = bp->backend->k.aabb2_query(q, &set, bp->touch, idx);
+  }
+  const size_t self = r - s;
+  const uint32_t i = order[r];
+  col_status st = COL_OK;
+  for (size_t k = 0; k < hits && st == COL_OK; k++) {
+    const size_t at = idx[k];
+    const uint32_t j = order[s + at];
+    if (at < self ? !c->moved[j] : ahead && at > self) st = col__bp_push(bp, i, j);
+  }
+  return st;
+}
 
 /* One frame of the kept sweep and prune when few boxes moved: the previous pairs between
- * unmoved boxes carry over, and each moved box at sorted position r is looked up in two runs:
- * forward, the boxes after it whose min x is within its x extent (the backend's sap_run, as in
- * a full sweep), and backward, the boxes before it that may reach it: from the first position
- * whose running maximum of max x reaches its min x (any overlapping box before r has
- * max x >= min x[r], so it lies in that range). A pair of two moved boxes is kept from the
- * forward run of the one sorted first. The moved boxes' positions, ascending, are the
- * first `placed` entries of the moved list (merge_moved). */
+ * unmoved boxes carry over, and each moved box at sorted position r is looked up.
+ * Any box that overlaps it lies between the first position whose max x reaches its min x and
+ * the last position whose min x is within its max x. Usually a window of fixed size around r
+ * holds that range: from r - sap_back (rounded down to a block) to r + sap_ahead and a block.
+ * Two checks say so without a branch that depends on the data: the maximum of max x over the
+ * blocks before the window (a prefix maximum per block, made once per frame) is below min x[r],
+ * and the min x just past the window is beyond max x[r] (or the window reaches the last box). Then
+ * one query of fixed length tests the window (no loop exit to mispredict). Otherwise the box falls
+ * back to two looks: backward from a walk to the first block whose max x reaches min x[r], and
+ * forward along its sweep run (the backend's sap_run, as in a full sweep). The reaches adapt to the
+ * share of fallbacks. The moved boxes' positions, ascending, are the first `placed` entries of the
+ * moved list; `scratch` has room for sap_m / 16 floats. */
 static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t *order,
-                            size_t placed, uint32_t *idx) {
+                            size_t placed, uint32_t *idx, float *scratch) {
   const col_boxes *boxes = bp->boxes;
   const col_sap_view v = kept_view(c, boxes, bp->touch);
   col_status st = col__cache_carry_over(c, bp);
-  size_t lo = 0;
-  float reached = -INFINITY; /* the maximum of max x over the positions before lo */
+  const size_t m = c->sap_m, blocks = m / BLOCK;
+  /* The windows pay for the prefix maximum once a block in eight has a moved box. */
+  const bool windows = placed * 8 >= blocks && blocks > 0;
+  float *reached = scratch; /* reached[b]: the maximum of max x over positions < BLOCK (b + 1) */
+  if (windows) {
+    float top = -INFINITY;
+    for (size_t b = 0; b < blocks; b++) {
+      const float *x = v.max[0] + BLOCK * b;
+      const float h0 = max_of_8(x), h1 = max_of_8(x + 8), h = h0 > h1 ? h0 : h1;
+      top = top > h ? top : h;
+      reached[b] = top;
+    }
+  }
+  const size_t back = c->sap_back, ahead = c->sap_ahead, len = back + ahead + BLOCK;
+  size_t lo = 0, short_back = 0, short_ahead = 0;
   for (size_t p = 0; p < placed && st == COL_OK; p++) {
     const size_t r = c->moved_list[p];
-    const uint32_t i = order[r];
-    /* the first position before r whose running maximum of max x gets to min x[r]: both rise
-     * with r, so one walk serves every moved box */
-    for (; lo < r; lo++) {
-      const float up_to = fmaxf_ordered(v.max[0][lo], reached);
-      if (!(up_to < v.min[0][r])) break;
-      reached = up_to;
+    const float from = v.min[0][r];
+    bool back_ok = true, ahead_ok = true;
+    if (windows) {
+      const size_t s = r >= back ? (r - back) & ~(size_t)(BLOCK - 1) : 0, end = s + len;
+      back_ok = s == 0 || reached[s / BLOCK - 1] < from;
+      ahead_ok = end >= m || v.min[0][end] > v.max[0][r];
+      if (back_ok & ahead_ok) {
+        /* a window past the last box ends at the padding's first whole block */
+        const size_t span = end <= m ? len : (m - s + BLOCK - 1) & ~(size_t)(BLOCK - 1);
+        bp->stats.tests += (end <= m ? len : m - s) - 1;
+        st = look_up(c, bp, &v, order, r, s, span, true, idx);
+        continue;
+      }
     }
+    /* The walk to the first block of eight holding a max x that reaches min x[r] (the boxes
+     * before it cannot overlap r; those after it that do not reach fail the query's test).
+     * The blocks passed have max x below an earlier moved box's min x, which is no larger
+     * (the moved boxes come in sorted order), so one walk serves every moved box. */
+    for (; lo + 8 < r; lo += 8)
+      if (!(max_of_8(v.max[0] + lo) < from)) break;
     /* The range rounded up to whole vectors (the boxes after r and the padding are readable):
-     * a kernel then never copies a tail; hits at r and after are dropped (r itself, and the
-     * forward run finds the others). */
+     * a kernel then never copies a tail. */
     const size_t before = r - lo, width = bp->backend->width; /* a power of two */
-    const size_t scanned = (before + width - 1) & ~(width - 1);
-    size_t hits;
-    if (v.dims == 3) {
-      const col_aabb3 q = {{v.min[0][r], v.min[1][r], v.min[2][r]},
-                           {v.max[0][r], v.max[1][r], v.max[2][r]}};
-      const col_aabb3_soa set = {v.min[0] + lo, v.min[1] + lo, v.min[2] + lo, v.max[0] + lo,
-                                 v.max[1] + lo, v.max[2] + lo, scanned};
-      hits = bp->backend->k.aabb3_query(q, &set, bp->touch, idx);
-    } else {
-      const col_aabb2 q = {{v.min[0][r], v.min[1][r]}, {v.max[0][r], v.max[1][r]}};
-      const col_aabb2_soa set = {v.min[0] + lo, v.min[1] + lo, v.max[0] + lo, v.max[1] + lo,
-                                 scanned};
-      hits = bp->backend->k.aabb2_query(q, &set, bp->touch, idx);
-    }
     bp->stats.tests += before;
-    for (size_t k = 0; k < hits && idx[k] < before && st == COL_OK; k++) {
-      const uint32_t j = order[lo + idx[k]];
-      if (!c->moved[j]) st = col__bp_push(bp, i, j);
-    }
+    st = look_up(c, bp, &v, order, r, lo, (before + width - 1) & ~(width - 1), false, idx);
     size_t tested;
-    hits = bp->backend->k.sap_run(&v, r, bp->touch, idx, &tested);
+    const size_t hits = bp->backend->k.sap_run(&v, r, bp->touch, idx, &tested);
     bp->stats.tests += tested;
-    for (size_t k = 0; k < hits && st == COL_OK; k++) st = col__bp_push(bp, i, order[idx[k]]);
+    /* A near miss (a block more would have done) asks for a wider window; a box that needs
+     * far more (next to a wide box) does not, or the windows would grow past any use. */
+    short_back += !back_ok && before <= back + BLOCK;
+    short_ahead += !ahead_ok && tested < ahead + BLOCK;
+    for (size_t k = 0; k < hits && st == COL_OK; k++)
+      st = col__bp_push(bp, order[r], order[idx[k]]);
+  }
+  if (windows) {
+    c->sap_back = adapt_reach(back, short_back, placed);
+    c->sap_ahead = adapt_reach(ahead, short_ahead, placed);
   }
   return st;
 }
@@ -153,31 +227,37 @@ static size_t merge_moved(col_broadphase_cache *c, const col_boxes *boxes, uint3
   return total;
 }
 
-/* One position of the kept order copied to another (its box's position follows). */
-static inline __attribute__((always_inline)) void
-shift_one(col_broadphase_cache *c, float *const *arrays, unsigned count, size_t from, size_t to) {
-  c->sap_keys[to] = c->sap_keys[from];
-  const uint32_t i = c->sap_order[from];
-  c->sap_order[to] = i, c->sap_pos[i] = (uint32_t)to;
-  for (unsigned a = 0; a < count; a++) arrays[a][to] = arrays[a][from];
+/* The kept order's arrays, held in locals while boxes are shifted. */
+typedef struct {
+  uint32_t *keys, *order, *pos;
+  float *coords[6];
+} kept_order;
+
+/* One position of the kept order copied to another (its box's position follows); `count`
+ * (4 or 6) a constant once inlined, the copies written out so that none is a loop. */
+static inline __attribute__((always_inline)) void shift_one(const kept_order *o, unsigned count,
+                                                            size_t from, size_t to) {
+  o->keys[to] = o->keys[from];
+  const uint32_t i = o->order[from];
+  o->order[to] = i, o->pos[i] = (uint32_t)to;
+  o->coords[0][to] = o->coords[0][from], o->coords[1][to] = o->coords[1][from];
+  o->coords[2][to] = o->coords[2][from], o->coords[3][to] = o->coords[3][from];
+  if (count == 6) o->coords[4][to] = o->coords[4][from], o->coords[5][to] = o->coords[5][from];
 }
 
-/* The order kept up to date in place when the moved boxes go a few places: each is taken out
- * of its position and put where its new min x belongs, the boxes in between shifted one place
- * (the order stays sorted on the keys it holds after every box). Gives up, the order still
- * valid (each moved box at its new place or still at its old one, usable[] saying which boxes
- * it holds), once the shifts pass `budget` places; merge_moved then redoes the frame.
- * On success the positions of the usable moved boxes, ascending, are the first *placed
- * entries of the moved list. `scratch` has 4 words per moved box. */
-static bool move_in_place(col_broadphase_cache *c, const col_boxes *boxes, uint32_t *scratch,
-                          size_t moved, size_t budget, size_t *placed) {
-  const unsigned count = 2 * boxes->dims;
-  float *arrays[6];
+/* The moved boxes put back in place (move_in_place's loop), `count` a constant (4 or 6) once
+ * inlined. Returns false once the shifts pass `budget` places. */
+static inline __attribute__((always_inline)) bool place_moved(col_broadphase_cache *c,
+                                                              const col_boxes *boxes,
+                                                              unsigned count, size_t moved,
+                                                              size_t budget) {
+  kept_order o = {c->sap_keys, c->sap_order, c->sap_pos, {NULL}};
   const float *now[6];
-  for (unsigned a = 0; a < count; a++) arrays[a] = sorted_array(c, a);
-  for (unsigned k = 0; k < boxes->dims; k++)
+  for (unsigned a = 0; a < count; a++) o.coords[a] = sorted_array(c, a);
+  for (unsigned k = 0; k < count / 2; k++)
     now[2 * k] = boxes->min[k], now[2 * k + 1] = boxes->max[k];
-  uint32_t *keys = c->sap_keys;
+  float *const *arrays = o.coords;
+  uint32_t *keys = o.keys;
   size_t m = c->sap_m, shifted = 0;
   for (size_t q = 0; q < moved; q++) {
     const uint32_t i = c->moved_list[q];
@@ -185,21 +265,21 @@ static bool move_in_place(col_broadphase_cache *c, const col_boxes *boxes, uint3
     if (!was && !is) continue;
     size_t p = m; /* a box joining the order starts past its end */
     if (was) {
-      p = c->sap_pos[i];
+      p = o.pos[i];
       c->sap_inverted -= arrays[1][p] < arrays[0][p];
     } else {
       m++;
     }
     size_t j = p;
     if (!is) { /* leaves the order: the boxes after it move up */
-      for (; j + 1 < m; j++) shift_one(c, arrays, count, j + 1, j);
+      for (; j + 1 < m; j++) shift_one(&o, count, j + 1, j);
       m--, c->usable[i] = false;
     } else {
       const uint32_t key = col__float_key(boxes->min[0][i]);
-      for (; j > 0 && keys[j - 1] > key; j--) shift_one(c, arrays, count, j - 1, j);
+      for (; j > 0 && keys[j - 1] > key; j--) shift_one(&o, count, j - 1, j);
       if (j == p)
-        for (; j + 1 < m && keys[j + 1] < key; j++) shift_one(c, arrays, count, j + 1, j);
-      keys[j] = key, c->sap_order[j] = i, c->sap_pos[i] = (uint32_t)j;
+        for (; j + 1 < m && keys[j + 1] < key; j++) shift_one(&o, count, j + 1, j);
+      keys[j] = key, o.order[j] = i, o.pos[i] = (uint32_t)j;
       for (unsigned a = 0; a < count; a++) arrays[a][j] = now[a][i];
       c->sap_inverted += arrays[1][j] < arrays[0][j];
       c->usable[i] = true;
@@ -211,15 +291,46 @@ static bool move_in_place(col_broadphase_cache *c, const col_boxes *boxes, uint3
     }
   }
   c->sap_m = m;
-  /* The moved boxes' positions in ascending order (radix on the positions). */
-  uint32_t *at = scratch, *ids = scratch + moved;
+  return true;
+}
+
+/* The order kept up to date in place when the moved boxes go a few places: each is taken out
+ * of its position and put where its new min x belongs, the boxes in between shifted one place
+ * (the order stays sorted on the keys it holds after every box). Gives up, the order still
+ * valid (each moved box at its new place or still at its old one, usable[] saying which boxes
+ * it holds), once the shifts pass `budget` places; merge_moved then redoes the frame.
+ * On success the positions of the usable moved boxes, ascending, are the first *placed
+ * entries of the moved list. `scratch` has 4 words per moved box and at least n / 32 + 1. */
+static bool move_in_place(col_broadphase_cache *c, const col_boxes *boxes, uint32_t *scratch,
+                          size_t moved, size_t budget, size_t *placed) {
+  if (!(boxes->dims == 3 ? place_moved(c, boxes, 6, moved, budget)
+                         : place_moved(c, boxes, 4, moved, budget)))
+    return false;
+  /* The moved boxes' positions in ascending order: when they are not too sparse, a bit per
+   * position read back word by word (a tenth of the boxes moving sets about three bits a
+   * word); otherwise a radix sort on the positions. */
+  const size_t words = c->sap_m / 32 + 1;
   size_t k = 0;
-  for (size_t q = 0; q < moved; q++) {
-    const uint32_t i = c->moved_list[q];
-    if (c->usable[i]) at[k] = c->sap_pos[i], ids[k++] = i;
+  if (words <= 4 * moved) {
+    uint32_t *bits = scratch;
+    memset(bits, 0, words * sizeof *bits);
+    for (size_t q = 0; q < moved; q++) {
+      const uint32_t i = c->moved_list[q];
+      const uint32_t at = c->sap_pos[i];
+      if (c->usable[i]) bits[at / 32] |= 1u << (at % 32);
+    }
+    for (size_t w = 0; w < words; w++)
+      for (uint32_t b = bits[w]; b != 0; b &= b - 1)
+        c->moved_list[k++] = (uint32_t)(32 * w) + (uint32_t)__builtin_ctz(b);
+  } else {
+    uint32_t *at = scratch, *ids = scratch + moved;
+    for (size_t q = 0; q < moved; q++) {
+      const uint32_t i = c->moved_list[q];
+      if (c->usable[i]) at[k] = c->sap_pos[i], ids[k++] = i;
+    }
+    col__radix_sort32(at, ids, k, scratch + 2 * moved);
+    memcpy(c->moved_list, at, k * sizeof *at);
   }
-  col__radix_sort32(at, ids, k, scratch + 2 * moved);
-  memcpy(c->moved_list, at, k * sizeof *at);
   *placed = k;
   return true;
 }
@@ -242,6 +353,7 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
     c->sap_work = malloc((n + COL_SAP_PAD + COL__SORT_X_SCRATCH(n)) * sizeof(uint32_t));
     c->sap_pos = malloc(words);
     c->count = n; /* sorted_array's stride */
+    c->sap_back = c->sap_ahead = 4 * BLOCK;
     if (!col__cache_alloc_frame_state(c, n) || !c->sap_order || !c->sap_keys || !c->sap_sorted ||
         !c->sap_order_back || !c->sap_keys_back || !c->sap_sorted_back || !c->sap_work ||
         !c->sap_pos)
@@ -283,5 +395,5 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
     c->sap_inverted = x_inverted;
     return col__bp_sap_sweep(bp, order, c->sap_m, idx);
   }
-  return sap_moved(c, bp, order, placed, idx);
+  return sap_moved(c, bp, order, placed, idx, (float *)(void *)scratch);
 }
