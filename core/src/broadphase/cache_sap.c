@@ -52,6 +52,7 @@ static size_t adapt_reach(size_t reach, size_t short_of, size_t looked) {
 static col_status look_up(const col_broadphase_cache *c, col__bp *bp, const col_sap_view *v,
                           const uint32_t *order, size_t r, size_t s, size_t len, bool ahead,
                           uint32_t *idx) {
+  if (len == 0) return COL_OK; /* kernels are called with at least one box */
   size_t hits;
   if (v->dims == 3) {
     const col_aabb3 q = {{v->min[0][r], v->min[1][r], v->min[2][r]},
