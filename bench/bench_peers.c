@@ -131,6 +131,127 @@ static void add(const peer_structure *p, bool count_only, int scene) {
   if (scene == SCENE_MOVING && suite->reference_sizes) gb_arg(b, 8192);
 }
 
+/* Ours against one engine on the moving scene, interleaved in one benchmark:
+ * broadphase/paired-<engine>-<structure>[-count]/<backend>/moving/N. Two copies of the scene
+ * take the same frames (same seed); each iteration runs a block of PAIRED_FRAMES frames on our
+ * kept sweep and prune (told which boxes moved, on the backend a program gets by default) and
+ * the same block on the engine, the order alternating between iterations. Both see the same
+ * clock, the same machine load and the same boxes, so their ratio survives the run-to-run
+ * swings of a shared machine that separate benchmarks do not. Counters: kcycles_per_run and
+ * peer_kcycles (per frame, over all blocks), ratio (the engine's smallest block over ours:
+ * the minima drop blocks an interruption slowed) and ratio_of_sums. */
+enum {
+  PAIRED_FRAMES = 40, /* four turns of the rotating tenth that moves */
+  PAIRED_BLOCKS = 16  /* per side: 640 frames, 0.1 s of ours, 0.5-2.4 s of an engine */
+};
+
+typedef struct paired_case {
+  const peer_structure *peer;
+  bool count_only;
+  const char *backend;
+} paired_case;
+
+static uint64_t block_of_ours(bench_scene *s, uint64_t *rng, uint64_t *frame, uint32_t *moved,
+                              col_broadphase_cache *cache, col_pairs *pairs, col_status *all) {
+  const col_boxes boxes = bench_scene_boxes(s);
+  uint64_t ticks = 0;
+  for (int k = 0; k < PAIRED_FRAMES; k++) {
+    const size_t m = bench_scene_step(s, rng, (*frame)++, moved, NULL);
+    const uint64_t t0 = bench_tsc();
+    *all |=
+        col_broadphase_cache_update_moved(cache, &boxes, moved, m, COL_TOUCH_OVERLAPS, pairs, NULL);
+    ticks += bench_tsc() - t0;
+  }
+  return ticks;
+}
+
+static uint64_t block_of_peer(const paired_case *c, void *peer, bench_scene *s, uint64_t *rng,
+                              uint64_t *frame, uint32_t *moved, float *delta) {
+  const col_boxes boxes = bench_scene_boxes(s);
+  uint64_t ticks = 0;
+  for (int k = 0; k < PAIRED_FRAMES; k++) {
+    const size_t m = bench_scene_step(s, rng, (*frame)++, moved, delta);
+    const uint64_t t0 = bench_tsc();
+    c->peer->ops->move(peer, &boxes, moved, delta, m);
+    ticks += bench_tsc() - t0;
+  }
+  return ticks;
+}
+
+static void run_paired(gb_state *st, void *user) {
+  const paired_case *c = user;
+  const size_t n = (size_t)gb_arg_of(st, 0);
+  if (!bench_select(st, c->backend)) return;
+  bench_scene ours_scene = {0}, peer_scene = {0};
+  bench_scene_fill(&ours_scene, SCENE_MOVING, n);
+  bench_scene_fill(&peer_scene, SCENE_MOVING, n);
+  const col_boxes ours_boxes = bench_scene_boxes(&ours_scene);
+  const col_boxes peer_boxes = bench_scene_boxes(&peer_scene);
+  uint32_t *moved = bench_alloc((n / 10 + 1) * sizeof *moved);
+  float *delta = bench_alloc((n / 10 + 1) * 2 * sizeof *delta);
+  col_broadphase_cache *cache = NULL;
+  col_pairs pairs = {0};
+  col_status all = col_broadphase_cache_create(&cache);
+  if (all == COL_OK) all = col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP);
+  /* Two untimed updates, as the separate benchmark makes (memory reaches its size). */
+  for (int warm = 0; warm < 2 && all == COL_OK; warm++)
+    all = col_broadphase_cache_update(cache, &ours_boxes, COL_TOUCH_OVERLAPS, &pairs, NULL);
+  void *peer = c->peer->ops->create(c->peer->kind, c->count_only);
+  const bool built = peer != NULL && c->peer->ops->build(peer, &peer_boxes);
+  if (built) c->peer->ops->find(peer);
+  uint64_t ours = 0, theirs = 0, ours_min = UINT64_MAX, theirs_min = UINT64_MAX;
+  uint64_t ours_rng = 25, peer_rng = 25, ours_frame = 0, peer_frame = 0, block = 0;
+  while (built && all == COL_OK && gb_keep_running(st)) {
+    uint64_t a, b;
+    if (block++ & 1) {
+      b = block_of_peer(c, peer, &peer_scene, &peer_rng, &peer_frame, moved, delta);
+      a = block_of_ours(&ours_scene, &ours_rng, &ours_frame, moved, cache, &pairs, &all);
+    } else {
+      a = block_of_ours(&ours_scene, &ours_rng, &ours_frame, moved, cache, &pairs, &all);
+      b = block_of_peer(c, peer, &peer_scene, &peer_rng, &peer_frame, moved, delta);
+    }
+    gb_do_not_optimize(pairs.data);
+    ours += a, theirs += b;
+    ours_min = a < ours_min ? a : ours_min;
+    theirs_min = b < theirs_min ? b : theirs_min;
+  }
+  if (!built) {
+    gb_skip(st, "the engine refused the scene");
+  } else if (all != COL_OK) {
+    gb_skip(st, "our kept sweep and prune failed");
+  } else {
+    const double frames = (double)gb_iteration_count(st) * PAIRED_FRAMES;
+    bench_finish(st, (int64_t)n * PAIRED_FRAMES, ours);
+    gb_counter(st, "kcycles_per_run", (double)ours / frames / 1000.0, GB_PLAIN);
+    gb_counter(st, "peer_kcycles", (double)theirs / frames / 1000.0, GB_PLAIN);
+    gb_counter(st, "ratio", (double)theirs_min / (double)ours_min, GB_PLAIN);
+    gb_counter(st, "ratio_of_sums", (double)theirs / (double)ours, GB_PLAIN);
+    gb_counter(st, "pairs", (double)pairs.count, GB_PLAIN);
+  }
+  if (peer) c->peer->ops->destroy(peer);
+  col_broadphase_cache_destroy(cache);
+  col_pairs_free(&pairs);
+  free(moved);
+  free(delta);
+  bench_scene_free(&ours_scene);
+  bench_scene_free(&peer_scene);
+}
+
+static void add_paired(const peer_structure *p, bool count_only, const char *backend, int64_t n) {
+  static paired_case cases[16 * 2];
+  static size_t used;
+  if (used == sizeof cases / sizeof cases[0]) return;
+  paired_case *c = &cases[used++];
+  *c = (paired_case){p, count_only, backend};
+  char name[160];
+  snprintf(name, sizeof name, "broadphase/paired-%s-%s%s/%s/%s", p->engine, p->name,
+           count_only ? "-count" : "", backend, bench_scene_name[SCENE_MOVING]);
+  gb_benchmark *b = gb_register(name, run_paired, c);
+  gb_unit(b, GB_MS);
+  gb_iterations(b, PAIRED_BLOCKS);
+  gb_arg(b, n);
+}
+
 /* The touch rule as observed: box A = [0, 1]^2 and a box B placed by `probe`; does the engine
  * report the pair? Probes: B shares A's right edge (touch), B starts 2^-10 or 0.15 to the
  * right (gaps below Box2D's two fat margins), B lies above A with x overlapping (a y gap of 4). */
@@ -185,4 +306,17 @@ void bench_register_peers(void) {
       if (list[i]->ops->move) add(list[i], count_only, SCENE_MOVING);
       if (!count_only) add(list[i], false, SCENE_UNIFORM);
     }
+  /* The paired moving benchmarks: at the engines' comparison size (or, in the small suites,
+   * their largest moving size), on the backend a program gets by default (the newest native
+   * one this CPU runs). */
+  const bench_suite *suite = bench_active_suite;
+  int64_t n = 0;
+  for (const int64_t *a = suite->scene_counts; *a != 0; a++)
+    if (*a <= suite->peer_max) n = *a;
+  if (suite->reference_sizes) n = 8192;
+  if (n == 0 || col_backend_init() != COL_OK) return;
+  for (size_t i = 0; i < count; i++)
+    for (int count_only = 0; count_only < 2; count_only++)
+      if (list[i]->ops->move && !list[i]->all_pairs)
+        add_paired(list[i], count_only, col_backend_name(), n);
 }

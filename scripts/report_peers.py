@@ -24,7 +24,7 @@ def _ours_row(table, scene, n):
     excluded), or (None, None, None)."""
     best = []
     for (family, algorithm, sc), rows in table.items():
-        if family != "broadphase" or sc != scene or algorithm.startswith(("peer-", "brute")):
+        if family != "broadphase" or sc != scene or algorithm.startswith(("peer-", "paired-", "brute")):
             continue
         for backend, by_n in rows.items():
             if n in by_n:
@@ -49,6 +49,21 @@ def _peers(table, scene, n, count_only):
         b = by_backend.get("", {}).get(n)
         if b is not None:
             rows.append((_kc(b), algorithm, b))
+    return sorted(rows, key=lambda r: r[0])
+
+
+def _paired(table, scene, n):
+    """[(ratio, peer label, our backend, bench)] of the paired benchmarks (ours and one engine
+    interleaved block by block, bench_peers.c) on the scene at N, smallest ratio first: the
+    first is the engine closest to us, measured on the same clock."""
+    rows = []
+    for (family, algorithm, sc), by_backend in table.items():
+        if family != "broadphase" or sc != scene or not algorithm.startswith("paired-"):
+            continue
+        for backend, by_n in by_backend.items():
+            b = by_n.get(n)
+            if b is not None and "ratio" in b:
+                rows.append((b["ratio"], "peer-" + algorithm[len("paired-"):], backend, b))
     return sorted(rows, key=lambda r: r[0])
 
 
@@ -86,12 +101,22 @@ def peers_section(table, ctx):
     rows = [r for r in _peers(table, scene, n, False) + _peers(table, scene, n, True)
             if _complete(table, scene, n, r[1])]
     rows.sort(key=lambda r: r[0])
+    paired = [r for r in _paired(table, scene, n) if _complete(table, scene, n, r[1])]
+    if paired:
+        ratio, peer_label, backend, b = paired[0]
+        lines.append(f"| moving, {n:,} (10% move per frame): ours ≥ {factor}x the fastest peer per "
+                     f"frame, interleaved in one benchmark | {ratio:.2f}x (fastest blocks; all blocks "
+                     f"{b['ratio_of_sums']:.2f}x): ours ({backend}) {_kc(b):,.0f} K vs {peer_label} "
+                     f"{b['peer_kcycles']:,.0f} K per frame | "
+                     f"{'met' if ratio >= factor else 'missed'} |")
     if ours and rows:
         ratio = rows[0][0] / ours
+        how = " (separate benchmarks)" if paired else ""
+        verdict = "reported" if paired else ("met" if ratio >= factor else "missed")
         lines.append(f"| moving, {n:,} (10% move per frame): ours ≥ {factor}x the fastest peer per "
-                     f"frame | {ratio:.1f}x: {label} {ours:,.0f} K vs {rows[0][1]} {rows[0][0]:,.0f} K | "
-                     f"{'met' if ratio >= factor else 'missed'} |")
-    else:
+                     f"frame{how} | {ratio:.1f}x: {label} {ours:,.0f} K vs {rows[0][1]} {rows[0][0]:,.0f} K | "
+                     f"{verdict} |")
+    elif not paired:
         lines.append(f"| moving, {n:,} (10% move per frame): ours ≥ {factor}x the fastest peer per frame | – | "
                      "not measured |")
     for scene, n, bound in ABSOLUTE_TARGETS:
@@ -137,6 +162,20 @@ def peers_section(table, ctx):
                               f"{int(b['missed_pairs']):,}" if "missed_pairs" in b else ""]
                     lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
+        paired = [(n, r) for n in sizes for r in _paired(table, scene, n)]
+        if paired:
+            lines += ["Paired: ours and one engine on two copies of the scene taking the same "
+                      "frames, interleaved in blocks of 40 frames in one benchmark (our kept sweep "
+                      "and prune told which boxes moved, on the backend a program gets by "
+                      "default); the ratio is the engine's fastest block over ours, then over all "
+                      "blocks:", "",
+                      "| engine | N | ours, K per frame | engine, K per frame | fastest blocks | all blocks |",
+                      "|---|---|---|---|---|---|"]
+            for n, (ratio, peer_label, backend, b) in paired:
+                lines.append(f"| {peer_label} | {n:,} | "
+                             f"{_kc(b):,.0f} ({backend}) | {b['peer_kcycles']:,.0f} | "
+                             f"{ratio:.2f}x | {b['ratio_of_sums']:.2f}x |")
+            lines.append("")
 
     rules = ctx.get("peer_touch_rules", "")
     if rules:

@@ -198,8 +198,8 @@ template <class P> constexpr peer_ops ops_of(decltype(peer_ops::move) moving) {
   return {create<P>, destroy<P>, clear<P>, build<P>, find<P>, moving, reported<P>, stored<P>};
 }
 const peer_ops broadphase_ops = ops_of<BroadPhasePeer>(move), tree_ops = ops_of<TreePeer>(nullptr);
-const peer_structure broadphase = {"box2d", "broadphase", 0, false, 0, &broadphase_ops};
-const peer_structure tree = {"box2d", "tree", 0, false, 0, &tree_ops};
+const peer_structure broadphase = {"box2d", "broadphase", 0, false, 0, &broadphase_ops, false};
+const peer_structure tree = {"box2d", "tree", 0, false, 0, &tree_ops, false};
 
 } // namespace
 

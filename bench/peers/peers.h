@@ -61,6 +61,8 @@ typedef struct peer_structure {
   bool three_d;       /* runs 3D scenes too (Bullet); the others are 2D only */
   size_t max_count;   /* largest N it is run at in benchmarks (0: no limit) */
   const peer_ops *ops;
+  bool all_pairs; /* tests every pair on each update (Bullet's simple broadphase): left out
+                   * of the paired per-frame benchmarks, where one frame takes seconds */
 } peer_structure;
 
 /* The structures compiled in (engines found at build time), in a fixed order. */
