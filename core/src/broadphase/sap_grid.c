@@ -263,31 +263,38 @@ enum { FAR = 1 << 16, AHEAD = 16 };
  * box does not need (dy or dz 0) written to the next free place of the neighbouring cell
  * without taking it, where that cell's next box or the padding overwrites it (a real place is
  * only ever written after every such copy). */
+/* A box covering more than two cells on an axis: every cell, with a loop (rare; kept out of
+ * deal's loop, whose registers it would take). */
+static __attribute__((noinline)) void deal_wide(uint32_t i, uint32_t w, int kz, size_t *fill,
+                                                uint64_t *restrict slot) {
+  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++)
+      slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
+}
+
 COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span,
                          int kz, size_t *fill, uint64_t *restrict slot, bool far) {
+  const size_t down = (size_t)kz;
   for (size_t r = 0; r < m; r++) {
     const uint32_t i = order[r];
     if (far && r + AHEAD < m) __builtin_prefetch(&span[order[r + AHEAD]]);
     const uint32_t w = span[i];
-    if (w & WIDE) {
-      const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-      const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
-      for (int y = y0; y <= y1; y++)
-        for (int z = z0; z <= z1; z++)
-          slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
+    if (__builtin_expect(w & WIDE, 0)) {
+      deal_wide(i, w, kz, fill, slot);
       continue;
     }
     /* Four different cells always, as in count_cells (fill past the grid: a spare place). */
-    const int c00 = (int)(w & 0xffffu);
+    size_t *f = fill + (w & 0xffffu);
     const size_t dy = w >> 16 & 1u, dz = w >> 17 & 1u;
-    slot[fill[c00]++] = i | (uint64_t)3u << 32;
-    slot[fill[c00 + kz]] = i | (uint64_t)2u << 32;
-    fill[c00 + kz] += dy;
+    const size_t p0 = f[0], p1 = f[down];
+    slot[p0] = i | (uint64_t)3u << 32, f[0] = p0 + 1;
+    slot[p1] = i | (uint64_t)2u << 32, f[down] = p1 + dy;
     if (dims == 3) {
-      slot[fill[c00 + 1]] = i | (uint64_t)1u << 32;
-      fill[c00 + 1] += dz;
-      slot[fill[c00 + kz + 1]] = i;
-      fill[c00 + kz + 1] += dy & dz;
+      const size_t p2 = f[1], p3 = f[down + 1];
+      slot[p2] = i | (uint64_t)1u << 32, f[1] = p2 + dz;
+      slot[p3] = i, f[down + 1] = p3 + (dy & dz);
     }
   }
 }
