@@ -372,7 +372,7 @@ def user_section(table, kinds):
             scene = key[2]
             mine_rows = table[key].get("scalar", {})
             ours = {k: v for k, v in table.items()
-                    if k[0] == "broadphase" and k[2] == scene and not k[1].startswith(("user:", "peer-"))}
+                    if k[0] == "broadphase" and k[2] == scene and not k[1].startswith(("user:", "peer-", "paired-"))}
             sizes = sorted(n for n in mine_rows if any(n in r for v in ours.values() for r in v.values()))
             if not sizes:
                 continue

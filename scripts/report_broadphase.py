@@ -64,6 +64,8 @@ def broadphase_section(table, out_dir, rel, machine):
         if family != "broadphase":
             continue
         for backend, by_n in rows.items():
+            if algorithm.startswith("paired-"):  # ours beside an engine: "Peer engines"
+                continue
             if algorithm.startswith("peer-"):  # peers: own-store rows in the plots only
                 if not algorithm.endswith("-count"):
                     peers.setdefault(scene, {})[algorithm] = by_n
