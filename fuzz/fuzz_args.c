@@ -435,6 +435,50 @@ static void broadphase(fz_reader *r) {
   for (int k = 0; k < 6; k++) free(v[k]);
 }
 
+/* Bipartite sweep and prune: two sets, each NULL, of any dims (2, 3, 0, 4) and count, with
+ * arrays missing (flags), touch out of range, a NULL output. collide.h: errors as
+ * col_broadphase_pairs (NULL: a set, out, or an array of a set with count > 0; SIZE: dims not
+ * 2 or 3, count > UINT32_MAX, and the two sets' dims differing; ARGUMENT: touch). */
+static void bipartite(fz_reader *r) {
+  static const unsigned dims_values[4] = {2, 3, 0, 4};
+  const uint8_t nulls[2] = {fz_u8(r), fz_u8(r)};
+  const int touch = decode_enum(r);
+  const bool out_null = fz_u8(r) == 0xEE;
+  float *v[2][6];
+  col_boxes set[2];
+  unsigned applies = 0;
+  bool all_fit = true;
+  for (int s = 0; s < 2; s++) {
+    const size_t n = decode_count(r);
+    const unsigned dims = dims_values[fz_u8(r) & 3];
+    bool arrays = true;
+    for (int k = 0; k < 6; k++) {
+      v[s][k] = floats(r, n, nulls[s] & (1u << k));
+      if (k % 3 < (int)(dims < 3 ? dims : 3)) arrays = arrays && v[s][k] != NULL;
+    }
+    set[s] = (col_boxes){dims, {v[s][0], v[s][1], v[s][2]}, {v[s][3], v[s][4], v[s][5]}, n};
+    if ((nulls[s] & 0xC0) == 0xC0 || (n > 0 && (dims == 2 || dims == 3) && !arrays))
+      applies |= ERR(COL_ERR_NULL);
+    if ((dims != 2 && dims != 3) || n > UINT32_MAX) applies |= ERR(COL_ERR_SIZE);
+    all_fit = all_fit && fits(n);
+  }
+  if (out_null) applies |= ERR(COL_ERR_NULL);
+  if (set[0].dims != set[1].dims) applies |= ERR(COL_ERR_SIZE);
+  if (!valid01(touch)) applies |= ERR(COL_ERR_ARGUMENT);
+  col_pairs out = {0};
+  col_pairs_push(&out, 7, 9);
+  if (applies != 0 || all_fit) {
+    const col_status st = col_broadphase_bipartite((nulls[0] & 0xC0) == 0xC0 ? NULL : &set[0],
+                                                   (nulls[1] & 0xC0) == 0xC0 ? NULL : &set[1],
+                                                   (col_touch)touch, out_null ? NULL : &out, NULL);
+    judge("col_broadphase_bipartite", st, applies,
+          out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9);
+  }
+  col_pairs_free(&out);
+  for (int s = 0; s < 2; s++)
+    for (int k = 0; k < 6; k++) free(v[s][k]);
+}
+
 /* The simulations: create with a NULL output or a count past UINT32_MAX (COL_ERR_OVERFLOW);
  * step with the checked arrays missing (x and scratch for the balls, box and scratch for the
  * world: COL_ERR_NULL when there is anything to move), pairing and algorithm out of range
@@ -496,7 +540,10 @@ static void sims(fz_reader *r) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_reader r = {data, size};
-  switch (fz_u8(&r) % 13) {
+  /* Operation bytes 0xF0 and up (the last one added) pick the bipartite sweep; the others keep
+   * the meaning they had before it, and the corpus with them. */
+  const uint8_t op = fz_u8(&r);
+  switch (op >= 0xF0 ? 12 : op % 13) {
   case 0: aabb_query(&r, 2, false); break;
   case 1: aabb_query(&r, 3, false); break;
   case 2: aabb_query(&r, 2, true); break;
@@ -509,6 +556,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 9: pixel_move(&r, false); break;
   case 10: pixel_move(&r, true); break;
   case 11: sims(&r); break;
+  case 12: bipartite(&r); break;
   default: broadphase(&r); break;
   }
   return 0;

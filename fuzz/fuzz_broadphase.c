@@ -1,7 +1,8 @@
 /* Differential fuzz target: every registered broadphase against an independent oracle (sort on
  * min x, the single-pair rule; itself checked against the scalar brute force up to BRUTE_MAX
  * boxes), as sorted pair lists: each algorithm on scalar, those that run the backend's kernels
- * also on one more backend picked by the input; then the incremental cache over three frames.
+ * also on one more backend picked by the input; the bipartite sweep and prune across a cut of
+ * the set; then the incremental cache over three frames.
  * Input: flags byte (bit 0: 3D; bit 1: the open touch rule; bits 2-7 pick the backend), n as
  * two bytes (0..1023 when the second byte's top four bits are set, else 0..127), then boxes of 4
  * (2D) or 6 (3D) floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the
@@ -53,6 +54,12 @@ FZ_ORACLE static int by_min_x(const void *p, const void *q) {
   const float a = ((const entry *)p)->min_x, b = ((const entry *)q)->min_x;
   if (a != b) return a < b ? -1 : 1;
   return ((const entry *)p)->index < ((const entry *)q)->index ? -1 : 1;
+}
+
+FZ_ORACLE static int by_pair(const void *p, const void *q) {
+  const col_pair *a = p, *b = q;
+  if (a->a != b->a) return a->a < b->a ? -1 : 1;
+  return a->b < b->b ? -1 : a->b > b->b;
 }
 
 FZ_ORACLE static col_aabb3 box_at(const col_boxes *s, size_t i) {
@@ -184,6 +191,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     }
   }
+
+  /* Bipartite sweep and prune: the first h boxes (h picked by the input's length) against the
+   * others, on the same backends: exactly the oracle's pairs across the cut, (a, b - h). */
+  const size_t h = (size >> 3) % (boxes.count + 1);
+  col_pair *cross = fz_alloc((want.count ? want.count : 1) * sizeof *cross);
+  size_t crossing = 0;
+  for (size_t k = 0; k < want.count; k++)
+    if (want.data[k].a < h && want.data[k].b >= h)
+      cross[crossing++] = (col_pair){want.data[k].a, want.data[k].b - (uint32_t)h};
+  qsort(cross, crossing, sizeof *cross, by_pair);
+  col_boxes first = boxes, second = boxes;
+  first.count = h, second.count = boxes.count - h;
+  for (unsigned k = 0; k < dims; k++) second.min[k] += h, second.max[k] += h;
+  for (int k = 0; k < (nb > 1 ? 2 : 1); k++) {
+    fz_select(run_on[k]);
+    if (col_broadphase_bipartite(&first, &second, touch, &got, NULL) != COL_OK) abort();
+    col_pairs_sort(&got);
+    if (got.count != crossing ||
+        (crossing > 0 && memcmp(got.data, cross, crossing * sizeof *cross) != 0)) {
+      const col_pairs expected = {cross, crossing, crossing, NULL};
+      char label[64];
+      snprintf(label, sizeof label, "bipartite at %zu/%s  <- DIFFERS", h, run_on[k]);
+      report(&boxes, v, touch, &expected, &got, label);
+    }
+  }
+  free(cross);
 
   /* The incremental cache (the tree or sweep and prune, picked by the input's length; sweep
    * and prune for large sets) over three frames: the boxes as decoded, then every eighth box
