@@ -4,7 +4,8 @@
  * also on one more backend picked by the input; the bipartite sweep and prune across a cut of
  * the set; then the incremental cache over three frames.
  * Input: flags byte (bit 0: 3D; bit 1: the open touch rule; bits 2-7 pick the backend), n as
- * two bytes (0..1023 when the second byte's top four bits are set, else 0..127), then boxes of 4
+ * two bytes (0..1023 when the second byte's top four bits are set, else 0..127; its bits 2-3
+ * shape the set: see below), then boxes of 4
  * (2D) or 6 (3D) floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the
  * remaining boxes come from a generator seeded by the input length: small boxes in a 1000-wide
  * world. */
@@ -129,6 +130,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * and prune starts its cells), else up to 127: the cost grows with the boxes, and one input
    * in sixteen large keeps the average near a millisecond. */
   const size_t n = ((size_t)n_low | (size_t)n_high << 8) % ((n_high & 0xF0) == 0xF0 ? 1024 : 128);
+  /* Bits 2-3 of the second n byte (n never reads them) shape the set: 0 as decoded; 1 every
+   * min x 0 and every box flat on y (max y = min y): no spread to sort on, no mean size for
+   * the cells; 2 on a small integer lattice (generated coordinates 0..15,
+   * extents 0..3, every 16th box up to 15: ties and touching edges everywhere, and boxes over
+   * several of sweep and prune's cells); 3 points (every extent zero). */
+  const unsigned shape = n_high >> 2 & 3u;
   float *v[6];
   for (int k = 0; k < 6; k++) v[k] = fz_alloc(n * sizeof(float));
   uint64_t seed = size * 0x9E3779B97F4A7C15u;
@@ -141,12 +148,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       } else {
         seed += 0x9E3779B97F4A7C15u;
         const uint64_t z = (seed ^ (seed >> 29)) * 0xBF58476D1CE4E5B9u;
-        const float c = (float)(z >> 40) * 0x1p-24f * 1000.0f;
-        f = order[k] >= 3 ? v[order[k] - 3][i] + (float)(z & 7) : c;
+        const float c = shape == 2 ? (float)(z >> 40 & 15u) : (float)(z >> 40) * 0x1p-24f * 1000.0f;
+        const uint64_t reach = shape != 2 ? 7u : i % 16 ? 3u : 15u; /* lattice: some wide */
+        f = order[k] >= 3 ? v[order[k] - 3][i] + (float)(z & reach) : c;
       }
       v[order[k]][i] = f;
     }
     if (dims == 2) v[2][i] = v[5][i] = 0.0f;
+    if (shape == 1) v[0][i] = 0.0f, v[4][i] = v[1][i];
+    if (shape == 3)
+      for (int k = 0; k < 3; k++) v[3 + k][i] = v[k][i];
   }
   col_boxes boxes = {dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, n};
 

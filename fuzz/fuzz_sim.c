@@ -1,5 +1,7 @@
-/* Differential fuzz target: the seeds' simulations. The broadphase-backed steps of the balls
- * and of the platformer world must stay bit-identical to the naive loops frame after frame:
+/* Differential fuzz target: the seeds' simulations. The naive loops must match the header's
+ * definition (written out here with the public single-pair functions), and the
+ * broadphase-backed steps of the balls and of the platformer world must stay bit-identical to
+ * the naive loops frame after frame:
  * per input two registered broadphase algorithms picked by the scene seed (balls: one on
  * scalar, one that runs the backend's kernels on one more backend), so that every input is
  * cheap and the corpus covers them all.
@@ -48,6 +50,59 @@ static _Noreturn void differ(const char *what, const char *backend, col_broadpha
   fz_fail();
 }
 
+/* Equal bits, or both NaN (the header promises no NaN payload for positions). */
+FZ_ORACLE static bool same_floats(const float *a, const float *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (memcmp(&a[i], &b[i], sizeof(float)) != 0 && !(a[i] != a[i] && b[i] != b[i])) return false;
+  return true;
+}
+
+/* The naive loops' own definition (sims.h), written here from the header with the public
+ * single-pair functions: the naive step and the broadphase one share the library's wall and
+ * response code, which comparing them with each other cannot check. */
+FZ_ORACLE static void balls_oracle(col_balls *b) {
+  for (size_t i = 0; i < b->count; i++) {
+    b->x[i] += b->vx[i], b->y[i] += b->vy[i];
+    const float r = b->radius[i];
+    if ((b->x[i] - r < 0 && b->vx[i] < 0) || (b->x[i] + r > b->width && b->vx[i] > 0))
+      b->vx[i] = -b->vx[i];
+    if ((b->y[i] - r < 0 && b->vy[i] < 0) || (b->y[i] + r > b->height && b->vy[i] > 0))
+      b->vy[i] = -b->vy[i];
+  }
+  for (size_t i = 0; i < b->count; i++)
+    for (size_t j = i + 1; j < b->count; j++) {
+      const col_circle ci = {{b->x[i], b->y[i]}, b->radius[i]};
+      const col_circle cj = {{b->x[j], b->y[j]}, b->radius[j]};
+      if (!col_circle_overlap(ci, cj)) continue;
+      const col_velocities v = col_elastic_response(
+          (col_ball){ci.center, {b->vx[i], b->vy[i]}, b->radius[i]},
+          (col_ball){cj.center, {b->vx[j], b->vy[j]}, b->radius[j]}, COL_ELASTIC_AXES);
+      b->vx[i] = v.a.x, b->vy[i] = v.a.y, b->vx[j] = v.b.x, b->vy[j] = v.b.y;
+      b->x[i] += b->vx[i], b->y[i] += b->vy[i];
+      b->x[j] += b->vx[j], b->y[j] += b->vy[j];
+    }
+}
+
+FZ_ORACLE static void world_oracle(col_world *w, float dt) {
+  for (size_t i = 0; i < w->count; i++) {
+    col_vec2 *v = &w->velocity[i];
+    v->x = v->x + w->gravity.x * w->weight[i];
+    v->y = v->y + w->gravity.y * w->weight[i];
+    const float dx = v->x * dt, dy = v->y * dt;
+    col_aabb2 *b = &w->box[i];
+    b->min.x += dx, b->max.x += dx, b->min.y += dy, b->max.y += dy;
+    for (size_t j = 0; j < w->count; j++) {
+      if (j == i) continue;
+      const col_mtd m = col_aabb2_mtd(*b, w->box[j]);
+      if (!m.hit) continue;
+      if (m.d.x != 0)
+        b->min.x += m.d.x, b->max.x += m.d.x, v->x = 0;
+      else
+        b->min.y += m.d.y, b->max.y += m.d.y, v->y = 0;
+    }
+  }
+}
+
 static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size,
                       uint8_t backend_pick) {
   col_balls ref;
@@ -75,9 +130,25 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     const float *const src[5] = {ref.x, ref.y, ref.vx, ref.vy, ref.radius};
     for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], n * sizeof(float));
   }
+  col_balls own;
+  if (col_balls_create(n, ref.width, ref.height, &own) != COL_OK) abort();
+  {
+    float *const dst[5] = {own.x, own.y, own.vx, own.vy, own.radius};
+    const float *const src[5] = {ref.x, ref.y, ref.vx, ref.vy, ref.radius};
+    for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], n * sizeof(float));
+  }
   for (int frame = 0; frame < frames; frame++) {
     fz_select(names[0]);
     if (col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL) != COL_OK) abort();
+    balls_oracle(&own);
+    if (!same_floats(ref.x, own.x, n) || !same_floats(ref.y, own.y, n) ||
+        !same_floats(ref.vx, own.vx, n) || !same_floats(ref.vy, own.vy, n)) {
+      fprintf(stderr,
+              "fuzz sim: balls, %zu, frame %d: the naive step differs from sims.h's "
+              "definition (written in the fuzzer)\n",
+              n, frame);
+      fz_fail();
+    }
     for (size_t k = 0; k < runs; k++) {
       const char *backend = k == 0 ? names[0] : other;
       const col_broadphase alg = picked[k];
@@ -90,6 +161,7 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     }
   }
   for (size_t k = 0; k < runs; k++) col_balls_destroy(&bp[k]);
+  col_balls_destroy(&own);
   col_balls_destroy(&ref);
 }
 
@@ -115,8 +187,22 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     memcpy(bp[k].velocity, ref.velocity, n * sizeof *ref.velocity);
     memcpy(bp[k].weight, ref.weight, n * sizeof *ref.weight);
   }
+  col_world own;
+  if (col_world_create(n, ref.gravity, &own) != COL_OK) abort();
+  memcpy(own.box, ref.box, n * sizeof *ref.box);
+  memcpy(own.velocity, ref.velocity, n * sizeof *ref.velocity);
+  memcpy(own.weight, ref.weight, n * sizeof *ref.weight);
   for (int frame = 0; frame < frames; frame++) {
     if (col_world_step(&ref, 0.5f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL) != COL_OK) abort();
+    world_oracle(&own, 0.5f);
+    if (!same_floats((const float *)ref.box, (const float *)own.box, 4 * n) ||
+        !same_floats((const float *)ref.velocity, (const float *)own.velocity, 2 * n)) {
+      fprintf(stderr,
+              "fuzz sim: world, %zu, frame %d: the naive step differs from sims.h's "
+              "definition (written in the fuzzer)\n",
+              n, frame);
+      fz_fail();
+    }
     for (size_t k = 0; k < runs; k++) {
       if (col_world_step(&bp[k], 0.5f, COL_SIM_BROADPHASE, picked[k], NULL) != COL_OK) abort();
       if (memcmp(ref.box, bp[k].box, n * sizeof *ref.box) ||
@@ -125,6 +211,7 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     }
   }
   for (size_t k = 0; k < runs; k++) col_world_destroy(&bp[k]);
+  col_world_destroy(&own);
   col_world_destroy(&ref);
 }
 

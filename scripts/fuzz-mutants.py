@@ -168,11 +168,11 @@ def mutant_id(site):
     return f"{path.replace('core/src/', '').replace('/', '-')}:{no}:{col}:{old}->{new}"
 
 
-def copy_tree(work):
-    """The sources a fuzz build needs, under work/ (its build/ folder left as it is)."""
+def copy_tree(work, root=ROOT):
+    """The sources a fuzz build needs, from `root` to work/ (its build/ folder left as it is)."""
     os.makedirs(work, exist_ok=True)
     for item in ("Makefile", "core", "fuzz", "scripts", "harness"):
-        src, dst = os.path.join(ROOT, item), os.path.join(work, item)
+        src, dst = os.path.join(root, item), os.path.join(work, item)
         if os.path.isdir(dst):
             shutil.rmtree(dst)
         (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, dst)
@@ -187,7 +187,9 @@ def run_mutant(site, seconds):
     ident = mutant_id(site)
     work = os.path.join(OUT, re.sub(r"[^A-Za-z0-9_.-]", "_", ident))
     shutil.rmtree(work, ignore_errors=True)
-    copy_tree(work)
+    # From the snapshot taken when the run started: edits to the tree during a run (an hour
+    # long) must not leak into later mutants.
+    copy_tree(work, BASE_TREE)
     shutil.copytree(os.path.join(BASE, "obj"), os.path.join(work, "build", "fuzz", "obj"))
     for keep in (".flags", "libcollide.a"):
         shutil.copy2(os.path.join(BASE, keep), os.path.join(work, "build", "fuzz", keep))
@@ -217,7 +219,7 @@ def run_mutant(site, seconds):
     verdict, killed_at = "survived", None
     for t in targets:
         corpus = os.path.join(work, "corpus-" + t)
-        shutil.copytree(os.path.join(ROOT, "fuzz", "corpus", t), corpus)
+        shutil.copytree(os.path.join(BASE_TREE, "fuzz", "corpus", t), corpus)
         run = subprocess.run(
             [os.path.join(work, "build", "fuzz", f"fuzz_{t}"), f"-max_total_time={share}",
              "-max_len=8192", "-timeout=10", "-rss_limit_mb=4096", f"-dict={ROOT}/fuzz/collide.dict",

@@ -6,6 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Under AddressSanitizer (the fuzz and sanitizer builds) the part of a kept work block past
+ * what the caller asked for is poisoned, so that reading or writing past the bytes requested
+ * is reported even though the block is larger (grown by half, or kept from a larger call). */
+#if defined(__SANITIZE_ADDRESS__)
+#define COL__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COL__ASAN 1
+#endif
+#endif
+#ifdef COL__ASAN
+#include <sanitizer/asan_interface.h>
+#define COL__POISON(p, n)   ASAN_POISON_MEMORY_REGION(p, n)
+#define COL__UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define COL__POISON(p, n)   ((void)(p), (void)(n))
+#define COL__UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 void col_pairs_init(col_pairs *pairs) {
   if (pairs != NULL) *pairs = (col_pairs){NULL, 0, 0, NULL};
 }
@@ -20,7 +39,10 @@ void col_pairs_free(col_pairs *pairs) {
   if (pairs == NULL) return;
   free(pairs->data);
   if (pairs->work != NULL)
-    for (int k = 0; k < COL__BP_WORK_SLOTS; k++) free(pairs->work->block[k]);
+    for (int k = 0; k < COL__BP_WORK_SLOTS; k++) {
+      COL__UNPOISON(pairs->work->block[k], pairs->work->bytes[k]);
+      free(pairs->work->block[k]);
+    }
   free(pairs->work);
   *pairs = (col_pairs){NULL, 0, 0, NULL};
 }
@@ -34,11 +56,14 @@ void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes) {
     /* Freed, not reallocated: the old content is not needed, so nothing is copied. Grown by
      * half again so that slowly growing inputs do not reallocate every call. */
     const size_t grown = bytes + bytes / 2;
+    COL__UNPOISON(w->block[slot], w->bytes[slot]);
     free(w->block[slot]);
     w->block[slot] = malloc(grown);
     w->bytes[slot] = w->block[slot] != NULL ? grown : 0;
     if (w->block[slot] == NULL) return NULL;
   }
+  COL__UNPOISON(w->block[slot], bytes);
+  COL__POISON((char *)w->block[slot] + bytes, w->bytes[slot] - bytes);
   return w->block[slot];
 }
 
