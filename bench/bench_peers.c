@@ -109,7 +109,7 @@ static void run(gb_state *st, void *user) {
 }
 
 static void add(const peer_structure *p, bool count_only, int scene) {
-  static peer_case cases[16 * 2 * SCENE_COUNT];
+  static peer_case cases[PEER_MAX_STRUCTURES * 2 * SCENE_COUNT];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   peer_case *c = &cases[used++];
@@ -238,7 +238,7 @@ static void run_paired(gb_state *st, void *user) {
 }
 
 static void add_paired(const peer_structure *p, bool count_only, const char *backend, int64_t n) {
-  static paired_case cases[16 * 2];
+  static paired_case cases[PEER_MAX_STRUCTURES * 2];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   paired_case *c = &cases[used++];

@@ -18,7 +18,7 @@ extern const peer_structure *const peer_chipmunk_structures[];
 extern const size_t peer_chipmunk_count;
 #endif
 
-static const peer_structure *all[16];
+static const peer_structure *all[PEER_MAX_STRUCTURES];
 static size_t all_count;
 
 static void add(const peer_structure *const *list, size_t count) {

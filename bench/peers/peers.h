@@ -65,7 +65,9 @@ typedef struct peer_structure {
                    * of the paired per-frame benchmarks, where one frame takes seconds */
 } peer_structure;
 
-/* The structures compiled in (engines found at build time), in a fixed order. */
+/* The structures compiled in (engines found at build time), in a fixed order; at most
+ * PEER_MAX_STRUCTURES (the benchmarks size their tables by it). */
+enum { PEER_MAX_STRUCTURES = 16 };
 size_t peer_structures(const peer_structure *const **list);
 
 /* Engines not compiled in, each with the reason ("chipmunk: libchipmunk-dev was not installed
