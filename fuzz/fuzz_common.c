@@ -68,6 +68,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
+/* AddressSanitizer's settings unless ASAN_OPTIONS says otherwise: a 16 MB quarantine of freed
+ * blocks instead of 256 MB. A use after free within an input (and well beyond: an input
+ * allocates at most a few hundred KB) is still reported, but the allocator reuses memory
+ * instead of mapping fresh pages for every input: their page faults were a tenth of the
+ * broadphase target's time (1,087 -> 1,248 exec/s, resident memory 448 -> 95 MB). */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "quarantine_size_mb=16"; }
+
 void *fz_alloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (p == NULL) abort();
