@@ -134,15 +134,18 @@ $(foreach i,$(USER_IDS),$(eval $(call USER_KERNEL_RULE,$(i))))
 
 # Differential fuzz targets: libFuzzer binaries in build/fuzz, and plain replay drivers
 # (any compiler) in every other build folder.
-# The targets are the files fuzz/fuzz_<target>.c (fuzz_common.c is shared code); FUZZ_TARGETS
-# picks some of them for make fuzz / fuzz-brief / fuzz-merge, e.g. FUZZ_TARGETS="aabb mtd".
+# The targets are the files fuzz/fuzz_<target>.c (fuzz_common.c is shared code); a target's
+# further parts, if any, are fuzz/<target>/*.c. FUZZ_TARGETS picks some of them for make fuzz /
+# fuzz-brief / fuzz-merge, e.g. FUZZ_TARGETS="aabb mtd".
 ALL_FUZZ_TARGETS := $(shell bash scripts/fuzz-targets.sh)
+fuzz_parts = $(patsubst fuzz/%.c,$(O)/obj/fuzz/%.o,$(wildcard fuzz/$(1)/*.c))
 FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
 REPLAYS := $(ALL_FUZZ_TARGETS:%=$(O)/replay_%)
 FUZZERS := $(ALL_FUZZ_TARGETS:%=$(O)/fuzz_%)
 # Keep the objects of these pattern chains (make would delete them as intermediates).
-.SECONDARY: $(ALL_FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.o) $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o
+.SECONDARY: $(ALL_FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.o) $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o \
+  $(foreach t,$(ALL_FUZZ_TARGETS),$(call fuzz_parts,$(t)))
 FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
@@ -179,10 +182,14 @@ $(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 
-$(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
+# (Second expansion: each target's own parts, found from the target's name.)
+.SECONDEXPANSION:
+$(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $$(call fuzz_parts,$$*) $(FUZZ_COMMON_OBJ) \
+  $(O)/obj/fuzz/replay.o $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ $(HARNESS_LIBS) -lm -o $@
 
-$(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
+$(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $$(call fuzz_parts,$$*) $(FUZZ_COMMON_OBJ) $(HARNESS_OBJ) \
+  $(USER_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ $(HARNESS_LIBS) -lm -o $@
 
 # Peer engines (bench/peers/): each engine whose Debian package is installed is compiled in

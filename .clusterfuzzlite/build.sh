@@ -5,7 +5,8 @@
 # and $WORK. Run locally by `make fuzz-cfl-check` (scripts/cfl-check.sh).
 #
 # Produces, per fuzz target T (every fuzz/fuzz_T.c but fuzz_common.c, as the Makefile finds
-# them): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip, $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
+# them, with its parts fuzz/T/*.c if any): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip,
+# $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
 # The flags are the Makefile's: the scalar backend (scalar.c) with -fno-tree-vectorize, each ISA file with
 # its own flags only (scripts/isa-list.sh) and again emulated (SIMDE_NO_NATIVE). USER_KERNELS and
 # USER_CFLAGS bring in user kernels as they do for make. The workflows that run it are in
@@ -57,7 +58,14 @@ $CC $flags -Iharness -c harness/sweep_exact.c -o "$obj/sweep_exact.o"
 targets=$(bash scripts/fuzz-targets.sh)
 for target in $targets; do
   $CC $flags -Iharness -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
-  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "$obj/fuzz_common.o" "$obj/sweep_exact.o" \
+  # A target's further parts: fuzz/<target>/*.c (as the Makefile finds them).
+  parts=()
+  for src in fuzz/"$target"/*.c; do
+    [ -f "$src" ] || continue
+    $CC $flags -Iharness -c "$src" -o "$obj/fuzz_${target}_$(basename "$src" .c).o"
+    parts+=("$obj/fuzz_${target}_$(basename "$src" .c).o")
+  done
+  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "${parts[@]}" "$obj/fuzz_common.o" "$obj/sweep_exact.o" \
     "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE -lgmp -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
   zip -q -j "$OUT/fuzz_${target}_seed_corpus.zip" fuzz/corpus/"$target"/*

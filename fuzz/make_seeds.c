@@ -300,6 +300,34 @@ static void broadphase_seeds(void) {
   for (int i = 0; i < 64; i++)
     for (int k = 0; k < 4; k++) putf(&e, k < 2 ? -1.0f : 1.0f); /* everything overlaps */
   save(&e, "broadphase", "all-overlapping");
+  /* Large generated sets of each shape (the second n byte's bits 2-3: flat, lattice, points),
+   * sizes with a scalar tail after the vector blocks of 4, both touch rules. */
+  const size_t large[] = {1023, 1021, 770};
+  for (unsigned shape = 1; shape <= 3; shape++)
+    for (unsigned dims = 2; dims <= 3; dims++)
+      for (size_t c = 0; c < sizeof large / sizeof large[0]; c++) {
+        enc g = {.n = 0};
+        put8(&g, (uint8_t)((dims == 3) | (c == 1) << 1));
+        put8(&g, (uint8_t)(large[c] & 0xFF));
+        put8(&g, (uint8_t)(0xF0 | shape << 2 | large[c] >> 8));
+        char name[64];
+        snprintf(name, sizeof name, "shape%u-%uD-n%zu", shape, dims, large[c]);
+        save(&g, "broadphase", name);
+      }
+}
+
+/* ---- args: registrations of a broadphase (operation bytes 0xF8-0xFF): a name from the
+ * target's list, dimension bits, the version byte ---- */
+static void args_seeds(void) {
+  static const uint8_t regs[][4] = {{0xF8, 6, 2, 0}, {0xF9, 7, 4, 0}, {0xFA, 10, 6, 0},
+                                    {0xFB, 2, 6, 0}, {0xFC, 5, 0, 0}, {0xFD, 8, 6, 0xF1}};
+  for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
+    enc e = {.n = 0};
+    for (int k = 0; k < 4; k++) put8(&e, regs[i][k]);
+    char name[64];
+    snprintf(name, sizeof name, "register-%zu", i);
+    save(&e, "args", name);
+  }
 }
 
 /* ---- mask ---- */
@@ -468,6 +496,7 @@ int main(int argc, char **argv) {
   move_seeds();
   circle_seeds();
   sim_seeds();
+  args_seeds();
   printf("make_seeds: wrote %zu seed files under %s\n", files_written, out_dir);
   return 0;
 }

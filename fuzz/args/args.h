@@ -1,0 +1,48 @@
+/* The argument fuzz target (fuzz_args.c) in parts by concern: the kernels (kernels.c), the
+ * broadphases and their registration (broadphase.c), the simulations (sims.c). Each part
+ * decodes its operation's arguments from the input and judges the call against the header's
+ * error list with the helpers below. */
+#ifndef COLLIDE_FUZZ_ARGS_H
+#define COLLIDE_FUZZ_ARGS_H
+
+#include "../fuzz_common.h"
+
+/* Outputs start as this byte; on error they must still hold it. */
+#define CANARY 0xA5u
+/* Arrays hold at most this many elements; calls with larger valid counts are skipped. */
+enum { MAX_ALLOC = 16 };
+/* The bit of a documented error in an `applies` set. */
+#define ERR(status) (1u << -(status))
+
+/* A count: small ones (allocated as such) or ones past what any array here holds. */
+size_t fa_count(fz_reader *r);
+/* An enum: mostly 0 or 1 (the valid values everywhere here), sometimes out of range. */
+int fa_enum(fz_reader *r);
+bool fa_valid01(int v);
+/* A float array of `count` claimed elements: NULL (flag), or exactly min(count, MAX_ALLOC)
+ * floats from the input. */
+float *fa_floats(fz_reader *r, size_t count, bool null);
+/* An output buffer of `bytes` canary bytes (NULL when asked). */
+void *fa_canaries(size_t bytes, bool null);
+bool fa_untouched(const void *p, size_t bytes);
+/* The status against the set of documented errors that apply; outputs untouched on error
+ * (`outputs_kept`). Aborts with a report otherwise. */
+void fa_judge(const char *op, col_status got, unsigned applies, bool outputs_kept);
+/* Whether a valid call with this count fits the arrays allocated (else it is skipped: the
+ * other targets cover valid calls). */
+bool fa_fits(size_t count);
+
+/* The operations (the operation byte picks one). */
+void fa_aabb_query(fz_reader *r, int dims, bool aos);
+void fa_mtd_batch(fz_reader *r);
+void fa_circle_batch(fz_reader *r, bool elastic);
+void fa_segment_spheres(fz_reader *r);
+void fa_sprite_overlap(fz_reader *r);
+void fa_mask_overlap(fz_reader *r);
+void fa_pixel_move(fz_reader *r, bool reference);
+void fa_broadphase(fz_reader *r);
+void fa_bipartite(fz_reader *r);
+void fa_register(fz_reader *r);
+void fa_sims(fz_reader *r);
+
+#endif
