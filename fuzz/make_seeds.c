@@ -316,11 +316,13 @@ static void broadphase_seeds(void) {
       }
 }
 
-/* ---- args: registrations of a broadphase (operation bytes 0xF8-0xFF): a name from the
- * target's list, dimension bits, the version byte ---- */
+/* ---- args: registrations (operation bytes 0xF8-0xFF): a name from the target's list (top
+ * bit: a backend), flag bits, the version byte ---- */
 static void args_seeds(void) {
-  static const uint8_t regs[][4] = {{0xF8, 6, 2, 0}, {0xF9, 7, 4, 0}, {0xFA, 10, 6, 0},
-                                    {0xFB, 2, 6, 0}, {0xFC, 5, 0, 0}, {0xFD, 8, 6, 0xF1}};
+  static const uint8_t regs[][4] = {
+      {0xF8, 6, 2, 0},       {0xF9, 7, 4, 0},       {0xFA, 10, 6, 0},      {0xFB, 2, 6, 0},
+      {0xFC, 5, 0, 0},       {0xFD, 8, 6, 0xF1},    {0xF8, 0x8A, 0x21, 0}, {0xF9, 0x8B, 0x41, 0},
+      {0xFA, 0x8A, 0x21, 0}, {0xFB, 0x89, 0x01, 0}, {0xFC, 0x85, 0x21, 0}, {0xFD, 0x8B, 0x20, 0}};
   for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
     enc e = {.n = 0};
     for (int k = 0; k < 4; k++) put8(&e, regs[i][k]);

@@ -187,10 +187,14 @@ static col_sprite decode_sprite(fz_reader *r, unsigned *applies, bool *small) {
 }
 
 void fa_sprite_overlap(fz_reader *r) {
-  unsigned applies = 0;
+  unsigned applies_a = 0, applies_b = 0;
   bool small_a, small_b; /* unused: a sprite too large to allocate goes in as NULL */
-  const col_sprite a = decode_sprite(r, &applies, &small_a);
-  const col_sprite b = decode_sprite(r, &applies, &small_b);
+  const col_sprite a = decode_sprite(r, &applies_a, &small_a);
+  const col_sprite b = decode_sprite(r, &applies_b, &small_b);
+  /* col_sprite_check on each: exactly that sprite's errors. */
+  fa_judge("col_sprite_check", col_sprite_check(a), applies_a, true);
+  fa_judge("col_sprite_check", col_sprite_check(b), applies_b, true);
+  unsigned applies = applies_a | applies_b;
   const int mode = fa_enum(r);
   const bool out_null = fz_u8(r) & 1;
   /* pixels.h: NULL (out), the sprite checks, ARGUMENT (mode). */
@@ -234,11 +238,17 @@ static col_mask decode_mask(fz_reader *r, unsigned *applies, col_mask *owned) {
 }
 
 void fa_mask_overlap(fz_reader *r) {
-  unsigned applies = 0;
+  unsigned applies_a = 0, applies_b = 0;
   col_mask own_a, own_b;
-  col_mask a = decode_mask(r, &applies, &own_a), b = decode_mask(r, &applies, &own_b);
+  col_mask a = decode_mask(r, &applies_a, &own_a), b = decode_mask(r, &applies_b, &own_b);
   const int mode = fa_enum(r);
   const uint8_t nulls = fz_u8(r);
+  /* col_mask_check on each (NULL when the overlap gets NULL): exactly that mask's errors. */
+  fa_judge("col_mask_check", col_mask_check(nulls & 1 ? NULL : &a),
+           nulls & 1 ? ERR(COL_ERR_NULL) : applies_a, true);
+  fa_judge("col_mask_check", col_mask_check(nulls & 2 ? NULL : &b),
+           nulls & 2 ? ERR(COL_ERR_NULL) : applies_b, true);
+  unsigned applies = applies_a | applies_b;
   /* pixels.h: NULL (out, a, b), the mask checks, ARGUMENT (mode). */
   if (nulls & 7) applies |= ERR(COL_ERR_NULL);
   if (!fa_valid01(mode)) applies |= ERR(COL_ERR_ARGUMENT);
