@@ -163,6 +163,11 @@ def targets_of(path):
     return ["aabb"]
 
 
+# A line of fuzz/mutants-equivalent.txt: the id (path:line:column:old->new, where old and new
+# may be "+ 1" / "- 1"), then the reason.
+EQUIVALENT_LINE = re.compile(r"^(\S+:\d+:\d+:(?:[+-] 1|\S+?)->(?:[+-] 1|\S+))\s+(.*)$")
+
+
 def mutant_id(site):
     path, no, col, old, new = site
     return f"{path.replace('core/src/', '').replace('/', '-')}:{no}:{col}:{old}->{new}"
@@ -260,8 +265,15 @@ def main():
     if os.path.exists(eq_path):
         for line in open(eq_path):
             if line.strip() and not line.startswith("#"):
-                ident, _, reason = line.strip().partition(" ")
-                equivalent[ident] = reason.strip()
+                # The id ends at the first space after its operators ("+ 1->- 1" has spaces).
+                found = EQUIVALENT_LINE.match(line.strip())
+                if found is None:
+                    sys.exit(f"fuzz-mutants: {eq_path}: cannot read the id of: {line.strip()}")
+                equivalent[found.group(1)] = found.group(2)
+        known = {mutant_id(s) for s in everything}
+        for ident in sorted(set(equivalent) - known):
+            print(f"fuzz-mutants: warning: {eq_path} lists {ident}, which is no mutant of the "
+                  "current sources (its line moved?)", flush=True)
     print(f"fuzz-mutants: {len(chosen)} of {len(everything)} sites (seed {seed}), "
           f"{seconds}s each, {jobs} at a time", flush=True)
     results = []
