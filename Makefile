@@ -396,7 +396,7 @@ fuzz-selftest: fuzz-build
 fuzz-mutants: fuzz-build
 	@$(PYTHON) scripts/fuzz-mutants.py
 
-# Fold fuzz/corpus-local/ into the committed corpora, minimized.
+# Fold fuzz/corpus-local/ into the committed corpora: the inputs that reach new edges.
 fuzz-merge: fuzz-build
 	@bash scripts/fuzz.sh merge $(FUZZ_TARGETS)
 

@@ -4,7 +4,8 @@
 #                                     new inputs kept in fuzz/corpus-local/<target>/
 #   scripts/fuzz.sh brief  TARGET...  FUZZ_SECONDS each, one process, new inputs discarded
 #                                     (what `make test` runs)
-#   scripts/fuzz.sh merge  TARGET...  minimizes fuzz/corpus-local/<target>/ into fuzz/corpus/
+#   scripts/fuzz.sh merge  TARGET...  adds the inputs of fuzz/corpus-local/<target>/ that reach
+#                                     new edges to fuzz/corpus/
 # Crashes (a disagreement aborts) are stored in fuzz/artifacts/<target>/. For each target that
 # failed, the first crashing input's report is printed here with one command to reproduce it
 # (also kept in <input>.REPRODUCE); further crashing inputs of that run are only counted.
@@ -57,7 +58,11 @@ for target in "$@"; do
   if [ "$mode" = merge ]; then
     mkdir -p "fuzz/corpus-local/$target"
     before=$(ls "fuzz/corpus/$target" | wc -l)
-    "$bin" "${common[@]}" -merge=1 "fuzz/corpus/$target" "fuzz/corpus-local/$target" >"$log" 2>&1
+    # Kept: the inputs that reach an edge the corpus does not (-use_counters=0: new hit counts
+    # of known edges do not count). With them the broadphase corpus doubled after a CPU-hour,
+    # and loading it took most of a brief run; corpus-local/ keeps every input found.
+    "$bin" "${common[@]}" -merge=1 -use_counters=0 "fuzz/corpus/$target" \
+      "fuzz/corpus-local/$target" >"$log" 2>&1
     echo "fuzz merge $target: corpus $before -> $(ls "fuzz/corpus/$target" | wc -l) files"
     continue
   fi

@@ -37,10 +37,11 @@ static bool valid_name(const char *name) {
  * validated boxes, an emptied list, zeroed stats; and reports stats of its own, which
  * col_broadphase_pairs must pass on. */
 enum { USER_TESTS = 42, USER_SCRATCH = 7 };
+static int user_context; /* its address is the registered context, passed back on each call */
 static col_status user_pairs(const col_boxes *boxes, col_touch touch, col_pairs *out,
                              col_broadphase_stats *stats, void *context) {
-  if (context != &user_pairs || boxes == NULL || out == NULL || out->count != 0 || stats == NULL ||
-      stats->tests != 0 || stats->pairs != 0 || stats->scratch_bytes != 0 ||
+  if (context != &user_context || boxes == NULL || out == NULL || out->count != 0 ||
+      stats == NULL || stats->tests != 0 || stats->pairs != 0 || stats->scratch_bytes != 0 ||
       (boxes->dims != 2 && boxes->dims != 3) || !fa_valid01((int)touch)) {
     fputs("fuzz args: a registered broadphase got arguments the header rules out\n", stderr);
     fz_fail();
@@ -62,7 +63,7 @@ static void register_broadphase(uint8_t pick, uint8_t bits, uint8_t version) {
   const col_user_broadphase bp = {version < 0xF0 ? COL_USER_VERSION : version & 3u,
                                   name,
                                   bits & 1 ? NULL : user_pairs,
-                                  (void *)&user_pairs,
+                                  &user_context,
                                   (bits & 2) != 0,
                                   (bits & 4) != 0};
   const bool bp_null = bits & 8, out_null = bits & 16;
