@@ -50,6 +50,34 @@ static col_status user_pairs(const col_boxes *boxes, col_touch touch, col_pairs 
   return col_broadphase_pairs(COL_BROADPHASE_BRUTE, boxes, touch, out, NULL);
 }
 
+/* The registry as it is before a registration (earlier inputs, USER_KERNELS): its length, how
+ * many user entries it has, and whether "user:<name>" (written to full) is taken. */
+struct listing {
+  size_t count, users;
+  bool taken;
+};
+static struct listing walk_listing(bool backends, const char *name, char full[64]) {
+  struct listing seen = {backends ? col_backend_count() : col_broadphase_count(), 0, false};
+  full[0] = '\0';
+  if (name != NULL) snprintf(full, 64, "user:%s", name);
+  for (size_t k = 0; k < seen.count; k++) {
+    const char *listed;
+    bool user;
+    if (backends) {
+      col_backend_info info;
+      if (!col_backend_at(k, &info)) fz_fail();
+      listed = info.name, user = info.kind == COL_BACKEND_USER;
+    } else {
+      col_broadphase_info info;
+      if (!col_broadphase_at(k, &info)) fz_fail();
+      listed = info.name, user = strncmp(info.name, "user:", 5) == 0;
+    }
+    seen.users += user;
+    seen.taken = seen.taken || strcmp(listed, full) == 0;
+  }
+  return seen;
+}
+
 /* col_broadphase_register with a name from a list (NULL, empty, too long, a bad character, and
  * valid ones, some of them taken by then), a wrong version, NULL pointers, neither 2D nor 3D.
  * backends.h: NULL (broadphase, name, pairs, algorithm), VERSION, ARGUMENT (the name, neither
@@ -67,18 +95,10 @@ static void register_broadphase(uint8_t pick, uint8_t bits, uint8_t version) {
                                   (bits & 2) != 0,
                                   (bits & 4) != 0};
   const bool bp_null = bits & 8, out_null = bits & 16;
-  /* Taken names: walk the registry as it is (earlier inputs, USER_KERNELS). */
-  const size_t before = col_broadphase_count();
-  size_t users = 0;
-  bool taken = false;
-  char full[64] = "";
-  if (name != NULL) snprintf(full, sizeof full, "user:%s", name);
-  for (size_t k = 0; k < before; k++) {
-    col_broadphase_info info;
-    if (!col_broadphase_at(k, &info)) fz_fail();
-    users += strncmp(info.name, "user:", 5) == 0;
-    taken = taken || strcmp(info.name, full) == 0;
-  }
+  char full[64];
+  const struct listing seen = walk_listing(false, name, full);
+  const size_t before = seen.count, users = seen.users;
+  const bool taken = seen.taken;
   const bool name_ok = valid_name(name);
   unsigned applies = 0;
   if (bp_null || out_null || name == NULL || bp.pairs == NULL) applies |= ERR(COL_ERR_NULL);
@@ -141,17 +161,10 @@ static void register_backend(uint8_t pick, uint8_t bits, uint8_t version) {
       version < 0xF0 ? COL_USER_VERSION : version & 3u, name, bits >> 5u, NULL, {0}};
   if (bits & 1) be.kernels.sap_run = never_run;
   const bool be_null = bits & 8;
-  const size_t before = col_backend_count();
-  size_t users = 0;
-  bool taken = false;
-  char full[64] = "";
-  if (name != NULL) snprintf(full, sizeof full, "user:%s", name);
-  for (size_t k = 0; k < before; k++) {
-    col_backend_info info;
-    if (!col_backend_at(k, &info)) fz_fail();
-    users += info.kind == COL_BACKEND_USER;
-    taken = taken || strcmp(info.name, full) == 0;
-  }
+  char full[64];
+  const struct listing seen = walk_listing(true, name, full);
+  const size_t before = seen.count, users = seen.users;
+  const bool taken = seen.taken;
   unsigned applies = 0;
   if (be_null || name == NULL) applies |= ERR(COL_ERR_NULL);
   if (be.version != COL_USER_VERSION) applies |= ERR(COL_ERR_VERSION);
