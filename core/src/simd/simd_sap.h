@@ -51,42 +51,53 @@ COL_INLINE size_t emit_pairs(col_pair *out, vm keep, const uint32_t *ids, uint32
 COL_INLINE size_t sap_sweep_t(const col__sap_cell *c, size_t *pr, size_t *pj, col_pair *out,
                               size_t room, size_t *tested, unsigned dims, bool open, bool x_lower,
                               bool sparse) {
-  const float *const *lo = c->view.min, *const *hi = c->view.max;
-  const uint32_t *id = c->id, *tag = c->tag;
-  size_t r = *pr, j = *pj, found = 0, t = 0;
-  for (; r + 1 < c->count; r++, j = 0) {
+  /* The arrays' addresses in locals: read through c, they would be reloaded after every
+   * store of pairs (out may alias the cell as far as the compiler knows). */
+  const float *const lo_x = c->view.min[0], *const hi_x = c->view.max[0];
+  const float *const lo_y = c->view.min[1], *const hi_y = c->view.max[1];
+  const float *const lo_z = c->view.min[2], *const hi_z = c->view.max[2];
+  const uint32_t *const id = c->id, *const tag = c->tag;
+  const size_t count = c->count;
+  /* Few live values for the inner loop: the output as a pointer with its limit, and the tests
+   * counted once a run ends, from where it ended (every block before the last is full). */
+  if (room < COL__SAP_ROOM) return 0;
+  col_pair *o = out;
+  const col_pair *const last = out + (room - COL__SAP_ROOM);
+  size_t r = *pr, j = *pj, t = 0;
+  for (; r + 1 < count; r++, j = 0) {
     if (j == 0) j = r + 1;
-    const vf q_max_x = vf_set1(hi[0][r]), q_min_x = vf_set1(lo[0][r]);
-    const vf q_min_y = vf_set1(lo[1][r]), q_max_y = vf_set1(hi[1][r]);
-    const vf q_min_z = vf_set1(dims == 3 ? lo[2][r] : 0.0f);
-    const vf q_max_z = vf_set1(dims == 3 ? hi[2][r] : 0.0f);
+    const vf q_max_x = vf_set1(hi_x[r]), q_min_x = vf_set1(lo_x[r]);
+    const vf q_min_y = vf_set1(lo_y[r]), q_max_y = vf_set1(hi_y[r]);
+    const vf q_min_z = vf_set1(dims == 3 ? lo_z[r] : 0.0f);
+    const vf q_max_z = vf_set1(dims == 3 ? hi_z[r] : 0.0f);
     const vi need = vi_set1(3u & ~tag[r]);
     const uint32_t a = id[r];
     for (;;) {
-      if (room - found < COL__SAP_ROOM) {
+      if (o > last) {
         *pr = r, *pj = j, *tested += t;
-        return found;
+        return (size_t)(o - out);
       }
-      const vf b_min_x = vf_loadu(lo[0] + j);
+      const vf b_min_x = vf_loadu(lo_x + j);
       const vm in = open ? vf_gt(q_max_x, b_min_x) : vf_ge(q_max_x, b_min_x);
-      vm m =
-          vm_and(in, axis_test(q_min_y, q_max_y, vf_loadu(lo[1] + j), vf_loadu(hi[1] + j), open));
+      vm m = vm_and(in, axis_test(q_min_y, q_max_y, vf_loadu(lo_y + j), vf_loadu(hi_y + j), open));
       if (dims == 3)
-        m = vm_and(m, axis_test(q_min_z, q_max_z, vf_loadu(lo[2] + j), vf_loadu(hi[2] + j), open));
+        m = vm_and(m, axis_test(q_min_z, q_max_z, vf_loadu(lo_z + j), vf_loadu(hi_z + j), open));
       if (x_lower) {
-        const vf b_max_x = vf_loadu(hi[0] + j);
+        const vf b_max_x = vf_loadu(hi_x + j);
         m = vm_and(m, open ? vf_gt(b_max_x, q_min_x) : vf_ge(b_max_x, q_min_x));
       }
       m = vm_and(m, vi_has_all(vi_loadu(tag + j), need));
-      if (!sparse || vm_bits(m) != 0) found += emit_pairs(out + found, m, id + j, a);
+      if (!sparse || vm_bits(m) != 0) o += emit_pairs(o, m, id + j, a);
       const uint32_t run = vm_bits(in);
-      t += col_popcount(run);
-      if (run != COL_LANES) break;
+      if (run != COL_LANES) {
+        t += j - r - 1 + col_popcount(run);
+        break;
+      }
       j += COL_W;
     }
   }
   *pr = r, *pj = 0, *tested += t;
-  return found;
+  return (size_t)(o - out);
 }
 
 /* Each variant compiled apart: the touch rule, the x lower test and the sparse hint are
