@@ -14,6 +14,7 @@ typedef struct col__bp {
   const col__backend *backend;
   col_pairs *out;
   col_broadphase_stats stats;
+  const struct col__survey *survey; /* the boxes surveyed already (col__bp_sap), or NULL */
 } col__bp;
 
 /* Records that `bytes` of working memory are held at once (keeps the peak). */
@@ -118,6 +119,36 @@ typedef struct col__sap_dealt {
 
 col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_dealt *out);
 
+/* The passes around the sweep kernels (survey, bucket sort, cell count, deal) are plain C on
+ * four-lane vectors, built twice: for the ISA baseline and, on x86, for AVX2 (the same source
+ * under target("avx2"), as the AVX2 backend is built with -mavx2 only: three-operand forms,
+ * 32-bit multiplies, blends, no FMA, so the same bits). The AVX2 build serves the native
+ * backends of 8 lanes or more (AVX2, AVX-512; they only run where AVX2 is there too); every
+ * other backend (scalar, SSE2, emulated, user) gets the baseline, so comparing two backends
+ * still compares whole runs of one ISA each. */
+#if defined(__x86_64__) || defined(__i386__)
+#define COL__AVX2_BUILD __attribute__((target("avx2")))
+#else
+#define COL__AVX2_BUILD
+#endif
+bool col__bp_avx2_passes(const col__bp *bp);
+
+/* What the sort and the grid need to know of the boxes, from one pass per axis in their own
+ * order (sap_grid.c): per partitioned axis (y, then z) the range and summed size of the values
+ * and whether every box is finite and upright there (NaN values skipped: compares with NaN are
+ * false, their sizes count 0); whether some box is inverted on x; the range of the finite min
+ * x (x_spread: there is one, with a finite spread); maybe_nan false when no coordinate is NaN
+ * (then the sort and the deal skip their NaN tests; true may also mean an infinite box). */
+typedef struct col__survey {
+  float lo[2], hi[2];
+  double size[2];
+  bool ok[2];
+  bool x_inverted;
+  float x_lo, x_hi;
+  bool x_spread, maybe_nan;
+} col__survey;
+void col__sap_survey(const col__bp *bp, col__survey *out);
+
 /* One cell's arrays for its sweep (work slot 1 once the deal is done): min and max per axis,
  * id and tag, each `widest` entries rounded up to a cache line. */
 static inline size_t col__sap_array_bytes(size_t widest) {
@@ -163,6 +194,10 @@ col_status col__bp_sap(col__bp *bp);
  * `scratch` COL__SORT_X_SCRATCH(n) words; returns how many. */
 #define COL__SORT_X_SCRATCH(n) (4 * (size_t)(n) + 2)
 size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch);
+/* The same with the boxes' survey at hand: no pass of its own for the range, and no NaN test
+ * when the survey found none. */
+size_t col__bp_sort_x_surveyed(const col__bp *bp, const col__survey *sv, uint32_t *order,
+                               uint32_t *keys, uint32_t *scratch);
 /* The sweep of sweep and prune over `order`: every box without NaN (m of them), sorted on min
  * x; `idx` has room for m indices. Its working memory is kept in the pair list
  * (COL_ERR_MEMORY). */

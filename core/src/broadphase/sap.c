@@ -40,8 +40,8 @@ static bool finite_range(const float *x, size_t n, float *lo, float *hi) {
  * them right. Equal keys share a bucket and keep the boxes' order throughout, as the radix
  * does. A pass that would move more than 2m entries (clustered values) hands the rest to the
  * radix sort. */
-static size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, uint32_t *order,
-                            uint32_t *keys, uint32_t *scratch) {
+COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, bool maybe_nan,
+                                    uint32_t *order, uint32_t *keys, uint32_t *scratch) {
   const size_t n = boxes->count;
   const float *x = boxes->min[0];
   uint32_t *bucket = scratch, *tkey = scratch + n, *tord = scratch + 2 * n, *at = scratch + 3 * n;
@@ -51,13 +51,19 @@ static size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, uint32_t
   /* Four boxes at a time: NaN test, bucket and key in lanes, then each kept box stored. */
   const col__f4 zero = splat4(0.0f), top = splat4(last);
   const bool z = boxes->dims == 3;
+  /* The arrays in locals: the stores below could alias *boxes as far as the compiler knows. */
+  const float *const hx = boxes->max[0], *const ly = boxes->min[1], *const hy = boxes->max[1];
+  const float *const lz = boxes->min[2], *const hz = boxes->max[2];
   for (; i + 4 <= n; i += 4) {
-    const col__f4 x0 = load4(x + i), x1 = load4(boxes->max[0] + i);
-    const col__f4 y0 = load4(boxes->min[1] + i), y1 = load4(boxes->max[1] + i);
-    col__i4 ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
-    if (z) {
-      const col__f4 z0 = load4(boxes->min[2] + i), z1 = load4(boxes->max[2] + i);
-      ok &= (z0 == z0) & (z1 == z1);
+    const col__f4 x0 = load4(x + i);
+    col__i4 ok = {-1, -1, -1, -1};
+    if (maybe_nan) { /* the survey found no NaN otherwise */
+      const col__f4 x1 = load4(hx + i), y0 = load4(ly + i), y1 = load4(hy + i);
+      ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
+      if (z) {
+        const col__f4 z0 = load4(lz + i), z1 = load4(hz + i);
+        ok &= (z0 == z0) & (z1 == z1);
+      }
     }
     const col__f4 t = (x0 - splat4(lo)) * splat4(scale), u = pick4(t > zero, t, zero);
     const col__u4 b = (col__u4) __builtin_convertvector(pick4(u < top, u, top), col__i4);
@@ -106,10 +112,9 @@ static size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, uint32_t
   return m;
 }
 
-size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch) {
-  float lo, hi;
-  if (boxes->count >= 32 && finite_range(boxes->min[0], boxes->count, &lo, &hi))
-    return bucket_sort_x(boxes, lo, hi, order, keys, scratch);
+/* Under 32 boxes or without a finite spread of min x: the radix sort. */
+static size_t radix_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys,
+                           uint32_t *scratch) {
   size_t m = 0;
   for (size_t i = 0; i < boxes->count; i++)
     if (!col__bp_has_nan(boxes, i)) {
@@ -120,6 +125,47 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
   return m;
 }
 
+size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+  float lo, hi;
+  if (boxes->count >= 32 && finite_range(boxes->min[0], boxes->count, &lo, &hi))
+    return bucket_sort_x(boxes, lo, hi, true, order, keys, scratch);
+  return radix_sort_x(boxes, order, keys, scratch);
+}
+
+/* The bucket sort with the survey's range, without NaN tests when it found none; its two
+ * builds (broadphase.h). */
+COL__BP_INLINE size_t bucket_sort_surveyed(const col_boxes *boxes, const col__survey *sv,
+                                           uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+  if (sv->maybe_nan) return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, true, order, keys, scratch);
+  return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, false, order, keys, scratch);
+}
+static size_t bucket_base(const col_boxes *boxes, const col__survey *sv, uint32_t *order,
+                          uint32_t *keys, uint32_t *scratch) {
+  return bucket_sort_surveyed(boxes, sv, order, keys, scratch);
+}
+COL__AVX2_BUILD static size_t bucket_avx2(const col_boxes *boxes, const col__survey *sv,
+                                          uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+  return bucket_sort_surveyed(boxes, sv, order, keys, scratch);
+}
+
+size_t col__bp_sort_x_surveyed(const col__bp *bp, const col__survey *sv, uint32_t *order,
+                               uint32_t *keys, uint32_t *scratch) {
+  const col_boxes *boxes = bp->boxes;
+  if (boxes->count < 32 || !sv->x_spread) return radix_sort_x(boxes, order, keys, scratch);
+  if (col__bp_avx2_passes(bp)) return bucket_avx2(boxes, sv, order, keys, scratch);
+  return bucket_base(boxes, sv, order, keys, scratch);
+}
+
+bool col__bp_avx2_passes(const col__bp *bp) {
+#if defined(__x86_64__) || defined(__i386__)
+  const col__backend *be = bp->backend;
+  return be->kind == COL_BACKEND_NATIVE && be->width >= 8 && col__cpu_has_avx2();
+#else
+  (void)bp;
+  return false;
+#endif
+}
+
 col_status col__bp_sap(col__bp *bp) {
   const size_t n = bp->boxes->count;
   /* One block: order, keys, the sort's scratch (the sweep's idx once sorted). */
@@ -128,8 +174,14 @@ col_status col__bp_sap(col__bp *bp) {
   if (mem == NULL) return COL_ERR_MEMORY;
   col__bp_scratch(bp, bytes);
   uint32_t *order = mem, *keys = mem + n, *scratch = mem + 2 * n, *idx = scratch;
-  const size_t m = col__bp_sort_x(bp->boxes, order, keys, scratch);
-  return col__bp_sap_sweep(bp, order, m, idx);
+  /* One survey for the sort and the deal. */
+  col__survey sv;
+  col__sap_survey(bp, &sv);
+  const size_t m = col__bp_sort_x_surveyed(bp, &sv, order, keys, scratch);
+  bp->survey = &sv;
+  const col_status st = col__bp_sap_sweep(bp, order, m, idx);
+  bp->survey = NULL;
+  return st;
 }
 
 /* One cell's places as the arrays its sweep reads, field by field (backends without a

@@ -8,54 +8,75 @@
 
 #include <math.h>
 
-/* What the grid needs to know of the boxes, from one pass in their own order: per partitioned
- * axis (y, then z) the range and summed size of the values, and whether some box is inverted
- * or infinite there; whether some box is inverted on x. A box with a NaN is never swept: its
- * NaN is skipped (compares with NaN are false, its size counts 0), and its other values can
- * only make the grid coarser or finer. */
-typedef struct col__survey {
-  float lo[2], hi[2];
-  double size[2];
-  bool ok[2];
-  bool x_inverted;
-} col__survey;
-
-static void survey_axis(const float *lo, const float *hi, size_t n, col__survey *s, int a) {
+/* One partitioned axis (y or z) of the survey (broadphase.h). */
+COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col__survey *s, int a) {
   const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
   col__f4 mn = inf, mx = ninf, sum = splat4(0.0f);
-  col__i4 bad = {0, 0, 0, 0};
+  col__i4 bad = {0, 0, 0, 0}, odd = {0, 0, 0, 0};
   size_t r = 0;
   for (; r + 4 <= n; r += 4) {
     const col__f4 l = load4(lo + r), h = load4(hi + r), d = h - l;
-    bad |= (l > h) | (l == ninf) | (h == inf);
+    const col__i4 real = d == d;
+    bad |= (l > h) | (l == ninf) | (h == inf), odd |= ~real;
     mn = pick4(l < mn, l, mn), mx = pick4(h > mx, h, mx);
-    sum += (col__f4)((col__i4)d & (d == d));
+    sum += (col__f4)((col__i4)d & real);
   }
   bool any_bad = (bad[0] | bad[1] | bad[2] | bad[3]) != 0;
+  bool any_odd = (odd[0] | odd[1] | odd[2] | odd[3]) != 0;
   float m0 = mn[0], m1 = mx[0];
   double total = (double)sum[0] + sum[1] + sum[2] + sum[3];
   for (int q = 1; q < 4; q++) m0 = mn[q] < m0 ? mn[q] : m0, m1 = mx[q] > m1 ? mx[q] : m1;
   for (; r < n; r++) {
     const float l = lo[r], h = hi[r], d = h - l;
-    any_bad |= (l > h) | (l == -INFINITY) | (h == INFINITY);
+    any_bad |= (l > h) | (l == -INFINITY) | (h == INFINITY), any_odd |= d != d;
     m0 = l < m0 ? l : m0, m1 = h > m1 ? h : m1, total += d == d ? d : 0.0f;
   }
   s->lo[a] = m0, s->hi[a] = m1, s->ok[a] = !any_bad, s->size[a] = total;
+  s->maybe_nan |= any_odd;
 }
 
-static col__survey survey(const col_boxes *boxes) {
-  col__survey s = {{0, 0}, {0, 0}, {0, 0}, {true, true}, false};
-  const size_t n = boxes->count;
-  for (int a = 0; a < (boxes->dims == 3 ? 2 : 1); a++)
-    survey_axis(boxes->min[1 + a], boxes->max[1 + a], n, &s, a);
-  const float *x0 = boxes->min[0], *x1 = boxes->max[0];
-  col__i4 inv = {0, 0, 0, 0};
+/* x: an inverted box, the range of the finite min x (NaN and infinities left out). */
+COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__survey *s) {
+  const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
+  col__f4 mn = inf, mx = ninf;
+  col__i4 inv = {0, 0, 0, 0}, odd = {0, 0, 0, 0};
   size_t r = 0;
-  for (; r + 4 <= n; r += 4) inv |= load4(x1 + r) < load4(x0 + r);
+  for (; r + 4 <= n; r += 4) {
+    const col__f4 l = load4(x0 + r), h = load4(x1 + r), d = h - l;
+    const col__i4 finite = (l > ninf) & (l < inf); /* false for NaN too */
+    mn = pick4(finite & (l < mn), l, mn), mx = pick4(finite & (l > mx), l, mx);
+    inv |= h < l, odd |= d != d;
+  }
   bool inverted = (inv[0] | inv[1] | inv[2] | inv[3]) != 0;
-  for (; r < n; r++) inverted |= x1[r] < x0[r];
-  s.x_inverted = inverted;
-  return s;
+  bool any_odd = (odd[0] | odd[1] | odd[2] | odd[3]) != 0;
+  float a = mn[0], b = mx[0];
+  for (int q = 1; q < 4; q++) a = mn[q] < a ? mn[q] : a, b = mx[q] > b ? mx[q] : b;
+  for (; r < n; r++) {
+    const float l = x0[r], h = x1[r], d = h - l;
+    inverted |= h < l, any_odd |= d != d;
+    if (l > -INFINITY && l < INFINITY) a = l < a ? l : a, b = l > b ? l : b;
+  }
+  s->x_inverted = inverted, s->maybe_nan |= any_odd;
+  s->x_lo = a, s->x_hi = b, s->x_spread = a < b && (double)b - a < (double)INFINITY;
+}
+
+COL__BP_INLINE void survey_all(const col_boxes *boxes, col__survey *s) {
+  *s = (col__survey){{0, 0}, {0, 0}, {0, 0}, {true, true}, false, 0, 0, false, false};
+  const size_t n = boxes->count;
+  survey_x(boxes->min[0], boxes->max[0], n, s);
+  for (int a = 0; a < (boxes->dims == 3 ? 2 : 1); a++)
+    survey_axis(boxes->min[1 + a], boxes->max[1 + a], n, s, a);
+}
+static void survey_base(const col_boxes *boxes, col__survey *s) { survey_all(boxes, s); }
+COL__AVX2_BUILD static void survey_avx2(const col_boxes *boxes, col__survey *s) {
+  survey_all(boxes, s);
+}
+
+void col__sap_survey(const col__bp *bp, col__survey *s) {
+  if (col__bp_avx2_passes(bp))
+    survey_avx2(bp->boxes, s);
+  else
+    survey_base(bp->boxes, s);
 }
 
 /* Cells over y (and z in 3D) of equal size: cell_of is monotonic in the coordinate, so a box
@@ -93,18 +114,19 @@ COL__BP_INLINE void put_recs4(col__sap_rec *restrict rec, col__f4 x0, col__f4 y0
   const col__f4 hi23 = __builtin_shufflevector(x1, y1, 2, 6, 3, 7);
   const col__f4 z01 = __builtin_shufflevector(z0, z1, 0, 4, 1, 5);
   const col__f4 z23 = __builtin_shufflevector(z0, z1, 2, 6, 3, 7);
-  const col__f4 box[4] = {__builtin_shufflevector(lo01, hi01, 0, 1, 4, 5),
-                          __builtin_shufflevector(lo01, hi01, 2, 3, 6, 7),
-                          __builtin_shufflevector(lo23, hi23, 0, 1, 4, 5),
-                          __builtin_shufflevector(lo23, hi23, 2, 3, 6, 7)};
-  const col__f4 rest[4] = {__builtin_shufflevector(z01, zero, 0, 1, 4, 4),
-                           __builtin_shufflevector(z01, zero, 2, 3, 4, 4),
-                           __builtin_shufflevector(z23, zero, 0, 1, 4, 4),
-                           __builtin_shufflevector(z23, zero, 2, 3, 4, 4)};
-  for (int q = 0; q < 4; q++) {
-    memcpy(rec[q].box, &box[q], sizeof box[q]);
-    memcpy(rec[q].rest, &rest[q], sizeof rest[q]);
-  }
+  /* Stored one by one: through an array, gcc kept them on the stack and copied them in a loop. */
+  const col__f4 box0 = __builtin_shufflevector(lo01, hi01, 0, 1, 4, 5);
+  const col__f4 box1 = __builtin_shufflevector(lo01, hi01, 2, 3, 6, 7);
+  const col__f4 box2 = __builtin_shufflevector(lo23, hi23, 0, 1, 4, 5);
+  const col__f4 box3 = __builtin_shufflevector(lo23, hi23, 2, 3, 6, 7);
+  const col__f4 rest0 = __builtin_shufflevector(z01, zero, 0, 1, 4, 4);
+  const col__f4 rest1 = __builtin_shufflevector(z01, zero, 2, 3, 4, 4);
+  const col__f4 rest2 = __builtin_shufflevector(z23, zero, 0, 1, 4, 4);
+  const col__f4 rest3 = __builtin_shufflevector(z23, zero, 2, 3, 4, 4);
+  memcpy(rec[0].box, &box0, 16), memcpy(rec[0].rest, &rest0, 16);
+  memcpy(rec[1].box, &box1, 16), memcpy(rec[1].rest, &rest1, 16);
+  memcpy(rec[2].box, &box2, 16), memcpy(rec[2].rest, &rest2, 16);
+  memcpy(rec[3].box, &box3, 16), memcpy(rec[3].rest, &rest3, 16);
 }
 
 /* Box i's record. */
@@ -117,7 +139,7 @@ COL__BP_INLINE void put_rec1(col__sap_rec *restrict rec, const col_boxes *b, siz
 }
 
 /* Every box's record, rec[i] for box i (NaN or not: the sweep never reads those). */
-static void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
+COL__BP_INLINE void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
   const size_t n = b->count;
   const bool z = b->dims == 3;
   size_t i = 0;
@@ -151,8 +173,9 @@ static size_t count_wide_box(uint32_t w, int kz, size_t *count) {
  * dy + 2 dz its shape, c00 its first cell (one counter per box, so only boxes with the same
  * first cell and shape wait for each other through memory); the cells' counts follow from the
  * k x 4 tallies. False when the copies would pass 3m (then one cell does better). */
-static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint32_t *span,
-                        size_t *count, size_t *tally, col__sap_rec *restrict rec) {
+COL__BP_INLINE bool count_cells(const col_boxes *b, const col__cells *c, size_t m, bool maybe_nan,
+                                uint32_t *span, size_t *count, size_t *tally,
+                                col__sap_rec *restrict rec) {
   const size_t n = b->count;
   const int kz = c->count[1], k = c->count[0] * kz;
   const bool z = b->dims == 3;
@@ -161,17 +184,23 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
   size_t i = 0, copies = 0;
   const col__u4 two = {2, 2, 2, 2}, lanes_k = {(uint32_t)k, (uint32_t)k, (uint32_t)k, (uint32_t)k};
   const col__u4 lanes_kz = {(uint32_t)kz, (uint32_t)kz, (uint32_t)kz, (uint32_t)kz};
+  /* The arrays in locals: the stores below could alias *b as far as the compiler knows. */
+  const float *const lx = b->min[0], *const hx = b->max[0], *const ly = b->min[1];
+  const float *const hy = b->max[1], *const lz = b->min[2], *const hz = b->max[2];
   for (; i + 4 <= n; i += 4) {
-    const col__f4 y0 = load4(b->min[1] + i), y1 = load4(b->max[1] + i);
-    const col__f4 x0 = load4(b->min[0] + i), x1 = load4(b->max[0] + i);
+    const col__f4 y0 = load4(ly + i), y1 = load4(hy + i);
+    const col__f4 x0 = load4(lx + i), x1 = load4(hx + i);
     const col__u4 cy0 = cells4(c, 0, y0), cy1 = cells4(c, 0, y1);
     col__u4 cz0 = {0, 0, 0, 0}, cz1 = {0, 0, 0, 0};
-    col__i4 ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
     col__f4 z0 = splat4(0.0f), z1 = z0;
     if (z) {
-      z0 = load4(b->min[2] + i), z1 = load4(b->max[2] + i);
+      z0 = load4(lz + i), z1 = load4(hz + i);
       cz0 = cells4(c, 1, z0), cz1 = cells4(c, 1, z1);
-      ok &= (z0 == z0) & (z1 == z1);
+    }
+    col__i4 ok = {-1, -1, -1, -1};
+    if (maybe_nan) {
+      ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
+      if (z) ok &= (z0 == z0) & (z1 == z1);
     }
     put_recs4(rec + i, x0, y0, x1, y1, z0, z1);
     const col__u4 dy = cy1 - cy0, dz = cz1 - cz0, c00 = cy0 * lanes_kz + cz0;
@@ -219,6 +248,25 @@ static bool count_cells(const col_boxes *b, const col__cells *c, size_t m, uint3
       if (y > 0 && zc > 0) count[cell] += t3[cell - kz - 1];
     }
   return copies <= 3 * m;
+}
+
+/* The pass in the boxes' own order: with a grid, count_cells (false when it gives up on the
+ * grid), otherwise the records alone. */
+COL__BP_INLINE bool cells_pass(const col_boxes *b, const col__cells *c, bool grid, size_t m,
+                               bool maybe_nan, uint32_t *span, size_t *count, size_t *tally,
+                               col__sap_rec *restrict rec) {
+  if (grid) return count_cells(b, c, m, maybe_nan, span, count, tally, rec);
+  build_recs(b, rec);
+  return false;
+}
+static bool cells_base(const col_boxes *b, const col__cells *c, bool grid, size_t m, bool maybe_nan,
+                       uint32_t *span, size_t *count, size_t *tally, col__sap_rec *restrict rec) {
+  return cells_pass(b, c, grid, m, maybe_nan, span, count, tally, rec);
+}
+COL__AVX2_BUILD static bool cells_avx2(const col_boxes *b, const col__cells *c, bool grid, size_t m,
+                                       bool maybe_nan, uint32_t *span, size_t *count, size_t *tally,
+                                       col__sap_rec *restrict rec) {
+  return cells_pass(b, c, grid, m, maybe_nan, span, count, tally, rec);
 }
 
 /* Cells per axis: about CELL_EXTENTS mean box extents each (CELL_EXTENTS_2D in 2D, where a
@@ -299,6 +347,28 @@ COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t m, const u
   }
 }
 
+/* The deal for every box when there is a grid: its variants by dimension and distance. */
+COL__BP_INLINE void deal_all(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span,
+                             int kz, size_t *fill, uint64_t *restrict slot) {
+  if (dims == 3 && m > FAR)
+    deal(3, order, m, span, kz, fill, slot, true);
+  else if (dims == 3)
+    deal(3, order, m, span, kz, fill, slot, false);
+  else if (m > FAR)
+    deal(2, order, m, span, kz, fill, slot, true);
+  else
+    deal(2, order, m, span, kz, fill, slot, false);
+}
+static void deal_base(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span, int kz,
+                      size_t *fill, uint64_t *restrict slot) {
+  deal_all(dims, order, m, span, kz, fill, slot);
+}
+COL__AVX2_BUILD static void deal_avx2(unsigned dims, const uint32_t *order, size_t m,
+                                      const uint32_t *span, int kz, size_t *fill,
+                                      uint64_t *restrict slot) {
+  deal_all(dims, order, m, span, kz, fill, slot);
+}
+
 col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_dealt *out) {
   const col_boxes *boxes = bp->boxes;
   const unsigned dims = boxes->dims;
@@ -311,18 +381,19 @@ col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
   if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
-  const col__survey sv = survey(boxes);
-  bool grid = choose_cells(&sv, dims, m, &cells);
+  col__survey own;
+  const col__survey *sv = bp->survey;
+  if (sv == NULL) col__sap_survey(bp, &own), sv = &own;
+  const bool avx2 = col__bp_avx2_passes(bp);
+  bool grid = choose_cells(sv, dims, m, &cells);
   const int k = grid ? cells.count[0] * cells.count[1] : 1, kz = cells.count[1];
   /* fill reaches kz + 1 cells past the grid (deal: spare places) */
   const size_t per = (size_t)k + (size_t)kz + 1, cell_bytes = (3 * per + 4 * k) * sizeof(size_t);
   size_t *count = col__bp_work(bp, 3, cell_bytes);
   if (count == NULL) return COL_ERR_MEMORY;
   size_t *base = count + per, *fill = base + per;
-  if (grid)
-    grid = count_cells(boxes, &cells, m, span, count, fill + per, rec);
-  else
-    build_recs(boxes, rec);
+  grid = (avx2 ? cells_avx2 : cells_base)(boxes, &cells, grid, m, sv->maybe_nan, span, count,
+                                          fill + per, rec);
   const int used = grid ? k : 1;
   if (!grid) count[0] = m; /* one cell: also when the grid gave too many copies */
   size_t total = 0, widest = 0;
@@ -345,18 +416,12 @@ col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_
   for (int c = used; c <= used + kz; c++) fill[c] = total;
   if (!grid)
     for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
-  else if (dims == 3 && m > FAR)
-    deal(3, order, m, span, kz, fill, slot, true);
-  else if (dims == 3)
-    deal(3, order, m, span, kz, fill, slot, false);
-  else if (m > FAR)
-    deal(2, order, m, span, kz, fill, slot, true);
   else
-    deal(2, order, m, span, kz, fill, slot, false);
+    (avx2 ? deal_avx2 : deal_base)(dims, order, m, span, kz, fill, slot);
   /* The padding: the NaN record rec[n], tag 0. */
   for (int c = 0; c < used; c++)
     for (size_t p = base[c] + count[c]; p < base[c + 1]; p++) slot[p] = n;
   *out = (col__sap_dealt){
-      rec, slot, count, base, used, widest, bp->touch == COL_TOUCH_SEPARATES || sv.x_inverted};
+      rec, slot, count, base, used, widest, bp->touch == COL_TOUCH_SEPARATES || sv->x_inverted};
   return COL_OK;
 }
