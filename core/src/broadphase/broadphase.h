@@ -14,7 +14,6 @@ typedef struct col__bp {
   const col__backend *backend;
   col_pairs *out;
   col_broadphase_stats stats;
-  const struct col__survey *survey; /* the boxes surveyed already (col__bp_sap), or NULL */
 } col__bp;
 
 /* Records that `bytes` of working memory are held at once (keeps the peak). */
@@ -117,7 +116,10 @@ typedef struct col__sap_dealt {
   bool x_lower;
 } col__sap_dealt;
 
-col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_dealt *out);
+struct col__survey;
+/* sv: the boxes' survey (col__sap_survey), or NULL to make one. */
+col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, const uint32_t *order, size_t m,
+                         col__sap_dealt *out);
 
 /* The passes around the sweep kernels (survey, bucket sort, cell count, deal) are plain C on
  * four-lane vectors, built twice: for the ISA baseline and, on x86, for AVX2 (the same source
@@ -147,7 +149,7 @@ typedef struct col__survey {
   float x_lo, x_hi;
   bool x_spread, maybe_nan;
 } col__survey;
-void col__sap_survey(const col__bp *bp, col__survey *out);
+void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *out);
 
 /* One cell's arrays for its sweep (work slot 1 once the deal is done): min and max per axis,
  * id and tag, each `widest` entries rounded up to a cache line. */
@@ -194,14 +196,15 @@ col_status col__bp_sap(col__bp *bp);
  * `scratch` COL__SORT_X_SCRATCH(n) words; returns how many. */
 #define COL__SORT_X_SCRATCH(n) (4 * (size_t)(n) + 2)
 size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch);
-/* The same with the boxes' survey at hand: no pass of its own for the range, and no NaN test
- * when the survey found none. */
-size_t col__bp_sort_x_surveyed(const col__bp *bp, const col__survey *sv, uint32_t *order,
-                               uint32_t *keys, uint32_t *scratch);
+/* The same with the boxes' survey at hand (its min-x range; no NaN test when it found none),
+ * in the passes' AVX2 build when avx2. */
+size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
+                               uint32_t *order, uint32_t *keys, uint32_t *scratch);
 /* The sweep of sweep and prune over `order`: every box without NaN (m of them), sorted on min
  * x; `idx` has room for m indices. Its working memory is kept in the pair list
  * (COL_ERR_MEMORY). */
-col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx);
+col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, const uint32_t *order, size_t m,
+                             uint32_t *idx);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);

@@ -373,9 +373,13 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
       c->usable[c->moved_list[k]] = !col__bp_has_nan(boxes, c->moved_list[k]);
   /* In place while the moved boxes go about as many places in all as there are boxes; past
    * that, one merge pass over the order costs less. */
-  if (whole)
-    c->sap_m = col__bp_sort_x(boxes, c->sap_order, c->sap_keys, scratch);
-  else if (!move_in_place(c, boxes, scratch, moved, n, &placed))
+  /* A whole frame: one survey for the sort and the deal. */
+  const bool avx2 = col__bp_avx2_passes(bp);
+  col__survey sv;
+  if (whole) {
+    col__sap_survey(boxes, avx2, &sv);
+    c->sap_m = col__bp_sort_x_surveyed(boxes, avx2, &sv, c->sap_order, c->sap_keys, scratch);
+  } else if (!move_in_place(c, boxes, scratch, moved, n, &placed))
     c->sap_m = merge_moved(c, boxes, scratch, moved, &placed);
   const uint32_t *order = c->sap_order;
   /* Kept between frames: two sets of order and keys, indices and radix scratch, the moved
@@ -394,7 +398,7 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
     }
     for (size_t r = 0; r < c->sap_m; r++) c->sap_pos[order[r]] = (uint32_t)r;
     c->sap_inverted = x_inverted;
-    return col__bp_sap_sweep(bp, order, c->sap_m, idx);
+    return col__bp_sap_sweep(bp, &sv, order, c->sap_m, idx);
   }
   return sap_moved(c, bp, order, placed, idx, (float *)(void *)scratch);
 }

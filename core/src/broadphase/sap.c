@@ -15,25 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The range of the finite values of x[0..n), four lanes at a time; false when there is none
- * or no spread. */
-static bool finite_range(const float *x, size_t n, float *lo, float *hi) {
-  const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
-  col__f4 mn = inf, mx = ninf;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const col__f4 v = load4(x + i);
-    const col__i4 finite = (v > ninf) & (v < inf); /* false for NaN too */
-    mn = pick4(finite & (v < mn), v, mn), mx = pick4(finite & (v > mx), v, mx);
-  }
-  float a = mn[0], b = mx[0];
-  for (int q = 1; q < 4; q++) a = mn[q] < a ? mn[q] : a, b = mx[q] > b ? mx[q] : b;
-  for (; i < n; i++)
-    if (x[i] > -INFINITY && x[i] < INFINITY) a = x[i] < a ? x[i] : a, b = x[i] > b ? x[i] : b;
-  *lo = a, *hi = b;
-  return a < b && (double)b - a < (double)INFINITY;
-}
-
 /* Bucket sort on min x (32 boxes or more, with a finite spread): one bucket per box over the range,
  * a monotonic map (sub, mul, clamp: a larger value never gets a lower bucket), so only boxes
  * of one bucket can be out of order after the scatter, and an insertion pass on the keys puts
@@ -125,13 +106,6 @@ static size_t radix_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *ke
   return m;
 }
 
-size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch) {
-  float lo, hi;
-  if (boxes->count >= 32 && finite_range(boxes->min[0], boxes->count, &lo, &hi))
-    return bucket_sort_x(boxes, lo, hi, true, order, keys, scratch);
-  return radix_sort_x(boxes, order, keys, scratch);
-}
-
 /* The bucket sort with the survey's range, without NaN tests when it found none; its two
  * builds (broadphase.h). */
 COL__BP_INLINE size_t bucket_sort_surveyed(const col_boxes *boxes, const col__survey *sv,
@@ -148,12 +122,17 @@ COL__AVX2_BUILD static size_t bucket_avx2(const col_boxes *boxes, const col__sur
   return bucket_sort_surveyed(boxes, sv, order, keys, scratch);
 }
 
-size_t col__bp_sort_x_surveyed(const col__bp *bp, const col__survey *sv, uint32_t *order,
-                               uint32_t *keys, uint32_t *scratch) {
-  const col_boxes *boxes = bp->boxes;
+size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
+                               uint32_t *order, uint32_t *keys, uint32_t *scratch) {
   if (boxes->count < 32 || !sv->x_spread) return radix_sort_x(boxes, order, keys, scratch);
-  if (col__bp_avx2_passes(bp)) return bucket_avx2(boxes, sv, order, keys, scratch);
+  if (avx2) return bucket_avx2(boxes, sv, order, keys, scratch);
   return bucket_base(boxes, sv, order, keys, scratch);
+}
+
+size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+  col__survey sv;
+  col__sap_survey(boxes, false, &sv);
+  return col__bp_sort_x_surveyed(boxes, false, &sv, order, keys, scratch);
 }
 
 bool col__bp_avx2_passes(const col__bp *bp) {
@@ -175,13 +154,11 @@ col_status col__bp_sap(col__bp *bp) {
   col__bp_scratch(bp, bytes);
   uint32_t *order = mem, *keys = mem + n, *scratch = mem + 2 * n, *idx = scratch;
   /* One survey for the sort and the deal. */
+  const bool avx2 = col__bp_avx2_passes(bp);
   col__survey sv;
-  col__sap_survey(bp, &sv);
-  const size_t m = col__bp_sort_x_surveyed(bp, &sv, order, keys, scratch);
-  bp->survey = &sv;
-  const col_status st = col__bp_sap_sweep(bp, order, m, idx);
-  bp->survey = NULL;
-  return st;
+  col__sap_survey(bp->boxes, avx2, &sv);
+  const size_t m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
+  return col__bp_sap_sweep(bp, &sv, order, m, idx);
 }
 
 /* One cell's places as the arrays its sweep reads, field by field (backends without a
@@ -237,9 +214,10 @@ static col_status sweep_cell(col__bp *bp, const col__sap_cell *cell, uint32_t *i
   return COL_OK;
 }
 
-col_status col__bp_sap_sweep(col__bp *bp, const uint32_t *order, size_t m, uint32_t *idx) {
+col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, const uint32_t *order, size_t m,
+                             uint32_t *idx) {
   col__sap_dealt d;
-  col_status st = col__sap_deal(bp, order, m, &d);
+  col_status st = col__sap_deal(bp, sv, order, m, &d);
   if (st != COL_OK) return st;
   /* One cell's arrays at a time (slot 1: the cell spans are spent), so they stay in the
    * first-level cache: min and max per axis, id, tag. */

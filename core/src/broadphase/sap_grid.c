@@ -72,11 +72,11 @@ COL__AVX2_BUILD static void survey_avx2(const col_boxes *boxes, col__survey *s) 
   survey_all(boxes, s);
 }
 
-void col__sap_survey(const col__bp *bp, col__survey *s) {
-  if (col__bp_avx2_passes(bp))
-    survey_avx2(bp->boxes, s);
+void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *s) {
+  if (avx2)
+    survey_avx2(boxes, s);
   else
-    survey_base(bp->boxes, s);
+    survey_base(boxes, s);
 }
 
 /* Cells over y (and z in 3D) of equal size: cell_of is monotonic in the coordinate, so a box
@@ -369,7 +369,8 @@ COL__AVX2_BUILD static void deal_avx2(unsigned dims, const uint32_t *order, size
   deal_all(dims, order, m, span, kz, fill, slot);
 }
 
-col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_dealt *out) {
+col_status col__sap_deal(col__bp *bp, const col__survey *sv, const uint32_t *order, size_t m,
+                         col__sap_dealt *out) {
   const col_boxes *boxes = bp->boxes;
   const unsigned dims = boxes->dims;
   const size_t n = boxes->count;
@@ -381,10 +382,9 @@ col_status col__sap_deal(col__bp *bp, const uint32_t *order, size_t m, col__sap_
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
   if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
-  col__survey own;
-  const col__survey *sv = bp->survey;
-  if (sv == NULL) col__sap_survey(bp, &own), sv = &own;
   const bool avx2 = col__bp_avx2_passes(bp);
+  col__survey own;
+  if (sv == NULL) col__sap_survey(boxes, avx2, &own), sv = &own;
   bool grid = choose_cells(sv, dims, m, &cells);
   const int k = grid ? cells.count[0] * cells.count[1] : 1, kz = cells.count[1];
   /* fill reaches kz + 1 cells past the grid (deal: spare places) */
