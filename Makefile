@@ -138,6 +138,7 @@ $(foreach i,$(USER_IDS),$(eval $(call USER_KERNEL_RULE,$(i))))
 # further parts, if any, are fuzz/<target>/*.c. FUZZ_TARGETS picks some of them for make fuzz /
 # fuzz-brief / fuzz-merge, e.g. FUZZ_TARGETS="aabb mtd".
 ALL_FUZZ_TARGETS := $(shell bash scripts/fuzz-targets.sh)
+FUZZ_LINK_FLAGS := $(shell bash scripts/fuzz-targets.sh link-flags)
 fuzz_parts = $(patsubst fuzz/%.c,$(O)/obj/fuzz/%.o,$(wildcard fuzz/$(1)/*.c))
 FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
@@ -186,11 +187,11 @@ $(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags
 .SECONDEXPANSION:
 $(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $$(call fuzz_parts,$$*) $(FUZZ_COMMON_OBJ) \
   $(O)/obj/fuzz/replay.o $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ $(HARNESS_LIBS) -lm -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(FUZZ_LINK_FLAGS) $^ $(HARNESS_LIBS) -lm -o $@
 
 $(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $$(call fuzz_parts,$$*) $(FUZZ_COMMON_OBJ) $(HARNESS_OBJ) \
   $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ $(HARNESS_LIBS) -lm -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(FUZZ_LINK_FLAGS) $^ $(HARNESS_LIBS) -lm -o $@
 
 # Peer engines (bench/peers/): each engine whose Debian package is installed is compiled in
 # (COL_PEER_<ENGINE>); an absent one is named by the benchmark binary and the peer tests.
@@ -407,7 +408,7 @@ fuzz-cfl-check: fuzz-build
 # Regenerate the hand-made seed inputs (fuzz/make_seeds.c) into fuzz/corpus/.
 seeds: $(DEPS_STAMP) $(LIB) $(USER_OBJ)
 	@mkdir -p build/seeds
-	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) fuzz/make_seeds.c fuzz/fuzz_common.c $(USER_OBJ) $(LIB) -lm \
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) fuzz/make_seeds.c fuzz/fuzz_common.c $(USER_OBJ) $(LIB) $(FUZZ_LINK_FLAGS) -lm \
 	  -o build/seeds/make_seeds
 	build/seeds/make_seeds fuzz/corpus
 

@@ -66,7 +66,8 @@ for target in $targets; do
     parts+=("$obj/fuzz_${target}_$(basename "$src" .c).o")
   done
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "${parts[@]}" "$obj/fuzz_common.o" "$obj/sweep_exact.o" \
-    "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE -lgmp -lm -o "$OUT/fuzz_$target"
+    "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE $(bash scripts/fuzz-targets.sh link-flags) \
+    -lgmp -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
   zip -q -j "$OUT/fuzz_${target}_seed_corpus.zip" fuzz/corpus/"$target"/*
   cp fuzz/collide.dict "$OUT/fuzz_$target.dict"

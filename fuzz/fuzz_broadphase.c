@@ -228,9 +228,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   free(cross);
 
+  /* Allocation failures, in one input of four (picked by a hash of the input's length and first
+   * three bytes, so that the fuzzer can steer it): the k-th allocation of one algorithm's run into
+   * a new list fails (k from the hash; the library allocates its working memory, the list grows):
+   * the run must return COL_ERR_MEMORY with the list empty, or, when that allocation was not needed
+   * after all, the exact pairs. Whatever is not freed again is a leak LeakSanitizer reports. The
+   * cache below gets the same. */
+  uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
+  pick = fz_splitmix(&pick);
+  const bool starve = (pick & 3) == 0;
+  if (starve) {
+    col_broadphase_info info;
+    if (!col_broadphase_at((size_t)(pick >> 2) % col_broadphase_count(), &info)) abort();
+    const bool runs = (dims == 2 ? info.two_d : info.three_d) &&
+                      !(info.algorithm == COL_BROADPHASE_BRUTE && boxes.count > BRUTE_MAX) &&
+                      !(boxes.count > SMALL_MAX && !info.uses_backend);
+    if (runs) {
+      col_pairs fresh = {0};
+      fz_select("scalar");
+      fz_fail_allocation((long)(pick >> 8 & 7));
+      const col_status st = col_broadphase_pairs(info.algorithm, &boxes, touch, &fresh, NULL);
+      const bool failed = fz_allocation_failed();
+      col_pairs_sort(&fresh);
+      if (st == COL_ERR_MEMORY ? !failed || fresh.count != 0
+                               : st != COL_OK || !same(&fresh, &want)) {
+        char label[96];
+        snprintf(label, sizeof label, "%s, allocation %u failing: status %d  <- DIFFERS", info.name,
+                 (unsigned)(pick >> 8 & 7), (int)st);
+        report(&boxes, v, touch, &want, &fresh, label);
+      }
+      col_pairs_free(&fresh);
+    }
+  }
+
   /* The incremental cache (the tree or sweep and prune, picked by the input's length; sweep
    * and prune for large sets) over three frames: the boxes as decoded, then every eighth box
-   * moved (by a grid step, or to NaN and back), each frame against the oracle; told which
+   * moved (by a grid step; one in three of them far, all by the same offset, so that the pairs
+   * among them stay but every one of them leaves its old place and its fat box; or to NaN and
+   * back), each frame against the oracle; told which
    * boxes moved (every eighth, and every thirteenth whether it moved or not: under a quarter
    * of the boxes, so that the kept order is updated in place) or left to find them, by the
    * input's length too, on scalar or the input's backend (by its length again; scalar when
@@ -238,6 +273,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const bool listed = (size & 2) != 0;
   uint32_t *list = fz_alloc((boxes.count / 8 + boxes.count / 13 + 2) * sizeof(uint32_t));
   col_broadphase_cache *cache = NULL;
+  if (starve && (pick >> 11 & 1)) { /* *cache is set on success only */
+    fz_fail_allocation(0);
+    const col_status st = col_broadphase_cache_create(&cache);
+    if (!fz_allocation_failed() || st != COL_ERR_MEMORY || cache != NULL) {
+      fprintf(stderr,
+              "fuzz broadphase: col_broadphase_cache_create with its allocation failing: "
+              "status %d, cache %s\n",
+              (int)st, cache ? "set" : "NULL");
+      fz_fail();
+    }
+  }
   if (col_broadphase_cache_create(&cache) != COL_OK) abort();
   fz_select(run_on[(size >> 2) & 1 && !emulated(run_on[1])]);
   if (((size & 1) || boxes.count > SMALL_MAX) &&
@@ -247,7 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t listed_count = 0;
     if (frame > 0) {
       for (size_t i = (size_t)frame; i < boxes.count; i += 8) {
-        const float step = (float)((int)(i % 7) - 3) * 0.25f;
+        const float step = i % 3 ? (float)((int)(i % 7) - 3) * 0.25f : 64.0f;
         for (int k = 0; k < 6; k++) v[k][i] += step;
         if (i % 11 == 0) v[1][i] = frame == 1 ? NAN : v[4][i];
         list[listed_count++] = (uint32_t)i;
@@ -255,10 +301,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       for (size_t i = 0; i < boxes.count; i += 13) list[listed_count++] = (uint32_t)i;
     }
     if (frame > 0) oracle(&boxes, touch, &want);
-    const col_status st = listed ? col_broadphase_cache_update_moved(
-                                       cache, &boxes, list, listed_count, touch, &got, NULL)
-                                 : col_broadphase_cache_update(cache, &boxes, touch, &got, NULL);
-    if (st != COL_OK) abort();
+    /* With an allocation failing (one frame of a starved input): COL_ERR_MEMORY with the list
+     * empty and the cache reset, so the same update again gives the exact pairs. */
+    const bool starved = starve && frame == (int)(pick >> 12) % 3;
+    for (int again = 0; again < 2; again++) {
+      if (starved && again == 0) fz_fail_allocation((long)(pick >> 14 & 31));
+      const col_status st = listed ? col_broadphase_cache_update_moved(
+                                         cache, &boxes, list, listed_count, touch, &got, NULL)
+                                   : col_broadphase_cache_update(cache, &boxes, touch, &got, NULL);
+      const bool failed = starved && again == 0 && fz_allocation_failed();
+      if (st == COL_OK) break;
+      if (st != COL_ERR_MEMORY || !failed || got.count != 0) {
+        fprintf(stderr,
+                "fuzz broadphase: cache frame %d, allocation %u %s: status %d, %zu pairs left\n",
+                frame, (unsigned)(pick >> 14 & 31), failed ? "failing" : "not failing", (int)st,
+                got.count);
+        fz_fail();
+      }
+    }
     col_pairs_sort(&got);
     if (!same(&got, &want)) {
       char label[64];

@@ -82,6 +82,36 @@ void *fz_alloc(size_t bytes) {
   return p;
 }
 
+/* Every fuzz link wraps the allocator (scripts/fuzz-targets.sh link-flags: the linker sends
+ * the library's malloc, calloc and realloc calls here), so that a target can make one chosen
+ * allocation fail and check what the library then promises. */
+void *__real_malloc(size_t bytes);
+void *__real_calloc(size_t count, size_t bytes);
+void *__real_realloc(void *p, size_t bytes);
+static long fail_countdown = -1; /* allocations to let through before one fails; -1: none */
+static bool failed;
+
+static bool fail_this_one(void) {
+  if (fail_countdown < 0 || fail_countdown-- > 0) return false;
+  failed = true;
+  return true;
+}
+
+void *__wrap_malloc(size_t bytes) { return fail_this_one() ? NULL : __real_malloc(bytes); }
+void *__wrap_calloc(size_t count, size_t bytes) {
+  return fail_this_one() ? NULL : __real_calloc(count, bytes);
+}
+void *__wrap_realloc(void *p, size_t bytes) {
+  return fail_this_one() ? NULL : __real_realloc(p, bytes);
+}
+
+void fz_fail_allocation(long k) { fail_countdown = k, failed = false; }
+
+bool fz_allocation_failed(void) {
+  fail_countdown = -1;
+  return failed;
+}
+
 void fz_select(const char *name) {
   const col_status st = col_backend_select(name);
   if (st != COL_OK) {

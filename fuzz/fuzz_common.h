@@ -52,6 +52,13 @@ void fz_select(const char *name);
  * element, so ASan sees a read or write of one element past it. Aborts when out of memory. */
 void *fz_alloc(size_t bytes);
 
+/* Allocation failures: after fz_fail_allocation(k), the k-th allocation from then on (0: the
+ * next one; malloc, calloc and realloc) returns NULL, once; fz_allocation_failed() disarms it
+ * and tells whether it happened. Arm it around one library call only (fz_alloc aborts when its
+ * own allocation fails). */
+void fz_fail_allocation(long k);
+bool fz_allocation_failed(void);
+
 /* splitmix64: the generator behind every target's decoded fills. */
 uint64_t fz_splitmix(uint64_t *state);
 

@@ -1,7 +1,9 @@
 /* Differential fuzz target: the seeds' simulations. The naive loops must match the header's
  * definition (written out here with the public single-pair functions), and the
  * broadphase-backed steps of the balls and of the platformer world must stay bit-identical to
- * the naive loops frame after frame:
+ * the naive loops frame after frame; the statistics are checked as the header defines them
+ * (added to what the caller passes; a naive step tests every pair and counts the definition's
+ * collisions, no fallback; a broadphase step the same collisions in at most as many tests):
  * per input two registered broadphase algorithms picked by the scene seed (balls: one on
  * scalar, one that runs the backend's kernels on one more backend), so that every input is
  * cheap and the corpus covers them all.
@@ -57,10 +59,49 @@ FZ_ORACLE static bool same_floats(const float *a, const float *b, size_t n) {
   return true;
 }
 
+/* The statistics a step added to `before`; the caller's values are arbitrary ones (not zeros),
+ * so that a step that resets them instead of adding is caught. */
+static const col_sim_stats STATS_BEFORE = {1000003, 5000011, 7};
+
+static _Noreturn void stats_wrong(const char *what, const char *step, int frame, size_t n,
+                                  col_sim_stats got, uint64_t tests, uint64_t contacts) {
+  fprintf(stderr,
+          "fuzz sim: %s, %zu objects, frame %d: the %s step's statistics added tests %llu, "
+          "contacts %llu, fallbacks %llu (the caller's %llu, %llu, %llu kept); expected tests "
+          "%s %llu, contacts %llu%s\n",
+          what, n, frame, step, (unsigned long long)(got.tests - STATS_BEFORE.tests),
+          (unsigned long long)(got.contacts - STATS_BEFORE.contacts),
+          (unsigned long long)(got.fallbacks - STATS_BEFORE.fallbacks),
+          (unsigned long long)STATS_BEFORE.tests, (unsigned long long)STATS_BEFORE.contacts,
+          (unsigned long long)STATS_BEFORE.fallbacks,
+          step[0] == 'n' ? "==" : "<=", (unsigned long long)tests, (unsigned long long)contacts,
+          step[0] == 'n' ? ", fallbacks 0" : "");
+  fz_fail();
+}
+
+/* A naive step: every pair tested (`tests` of them), the oracle's collisions, no fallback. */
+static void check_naive_stats(const char *what, int frame, size_t n, col_sim_stats got,
+                              uint64_t tests, uint64_t contacts) {
+  if (got.tests - STATS_BEFORE.tests != tests || got.contacts - STATS_BEFORE.contacts != contacts ||
+      got.fallbacks != STATS_BEFORE.fallbacks)
+    stats_wrong(what, "naive", frame, n, got, tests, contacts);
+}
+
+/* A broadphase step: the naive step's collisions, in at least that many and at most every
+ * pair's tests (fallbacks have no oracle: only that they were added to). */
+static void check_broadphase_stats(const char *what, int frame, size_t n, col_sim_stats got,
+                                   uint64_t tests, uint64_t contacts) {
+  const uint64_t t = got.tests - STATS_BEFORE.tests;
+  if (got.contacts - STATS_BEFORE.contacts != contacts || t > tests || t < contacts ||
+      got.fallbacks < STATS_BEFORE.fallbacks)
+    stats_wrong(what, "broadphase", frame, n, got, tests, contacts);
+}
+
 /* The naive loops' own definition (sims.h), written here from the header with the public
  * single-pair functions: the naive step and the broadphase one share the library's wall and
- * response code, which comparing them with each other cannot check. */
-FZ_ORACLE static void balls_oracle(col_balls *b) {
+ * response code, which comparing them with each other cannot check. Returns the collisions. */
+FZ_ORACLE static uint64_t balls_oracle(col_balls *b) {
+  uint64_t contacts = 0;
   for (size_t i = 0; i < b->count; i++) {
     b->x[i] += b->vx[i], b->y[i] += b->vy[i];
     const float r = b->radius[i];
@@ -74,6 +115,7 @@ FZ_ORACLE static void balls_oracle(col_balls *b) {
       const col_circle ci = {{b->x[i], b->y[i]}, b->radius[i]};
       const col_circle cj = {{b->x[j], b->y[j]}, b->radius[j]};
       if (!col_circle_overlap(ci, cj)) continue;
+      contacts++;
       const col_velocities v = col_elastic_response(
           (col_ball){ci.center, {b->vx[i], b->vy[i]}, b->radius[i]},
           (col_ball){cj.center, {b->vx[j], b->vy[j]}, b->radius[j]}, COL_ELASTIC_AXES);
@@ -81,9 +123,11 @@ FZ_ORACLE static void balls_oracle(col_balls *b) {
       b->x[i] += b->vx[i], b->y[i] += b->vy[i];
       b->x[j] += b->vx[j], b->y[j] += b->vy[j];
     }
+  return contacts;
 }
 
-FZ_ORACLE static void world_oracle(col_world *w, float dt) {
+FZ_ORACLE static uint64_t world_oracle(col_world *w, float dt) {
+  uint64_t contacts = 0;
   for (size_t i = 0; i < w->count; i++) {
     col_vec2 *v = &w->velocity[i];
     v->x = v->x + w->gravity.x * w->weight[i];
@@ -95,12 +139,14 @@ FZ_ORACLE static void world_oracle(col_world *w, float dt) {
       if (j == i) continue;
       const col_mtd m = col_aabb2_mtd(*b, w->box[j]);
       if (!m.hit) continue;
+      contacts++;
       if (m.d.x != 0)
         b->min.x += m.d.x, b->max.x += m.d.x, v->x = 0;
       else
         b->min.y += m.d.y, b->max.y += m.d.y, v->y = 0;
     }
   }
+  return contacts;
 }
 
 static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size,
@@ -139,8 +185,9 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
   }
   for (int frame = 0; frame < frames; frame++) {
     fz_select(names[0]);
-    if (col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL) != COL_OK) abort();
-    balls_oracle(&own);
+    col_sim_stats naive = STATS_BEFORE;
+    if (col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &naive) != COL_OK) abort();
+    const uint64_t contacts = balls_oracle(&own), every_pair = (uint64_t)n * (n - 1) / 2;
     if (!same_floats(ref.x, own.x, n) || !same_floats(ref.y, own.y, n) ||
         !same_floats(ref.vx, own.vx, n) || !same_floats(ref.vy, own.vy, n)) {
       fprintf(stderr,
@@ -149,15 +196,21 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
               n, frame);
       fz_fail();
     }
+    check_naive_stats("balls", frame, n, naive, every_pair, contacts);
     for (size_t k = 0; k < runs; k++) {
       const char *backend = k == 0 ? names[0] : other;
       const col_broadphase alg = picked[k];
       fz_select(backend);
-      if (col_balls_step(&bp[k], COL_SIM_BROADPHASE, alg, NULL) != COL_OK) abort();
+      /* stats may be NULL: the second run passes NULL on every third frame */
+      col_sim_stats stats = STATS_BEFORE;
+      const bool counted = k == 0 || frame % 3 != 2;
+      if (col_balls_step(&bp[k], COL_SIM_BROADPHASE, alg, counted ? &stats : NULL) != COL_OK)
+        abort();
       const size_t bytes = n * sizeof(float);
       if (memcmp(ref.x, bp[k].x, bytes) || memcmp(ref.y, bp[k].y, bytes) ||
           memcmp(ref.vx, bp[k].vx, bytes) || memcmp(ref.vy, bp[k].vy, bytes))
         differ("balls", backend, alg, frame, n);
+      if (counted) check_broadphase_stats("balls", frame, n, stats, every_pair, contacts);
     }
   }
   for (size_t k = 0; k < runs; k++) col_balls_destroy(&bp[k]);
@@ -193,8 +246,9 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
   memcpy(own.velocity, ref.velocity, n * sizeof *ref.velocity);
   memcpy(own.weight, ref.weight, n * sizeof *ref.weight);
   for (int frame = 0; frame < frames; frame++) {
-    if (col_world_step(&ref, 0.5f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, NULL) != COL_OK) abort();
-    world_oracle(&own, 0.5f);
+    col_sim_stats naive = STATS_BEFORE;
+    if (col_world_step(&ref, 0.5f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &naive) != COL_OK) abort();
+    const uint64_t contacts = world_oracle(&own, 0.5f), every_pair = (uint64_t)n * (n - 1);
     if (!same_floats((const float *)ref.box, (const float *)own.box, 4 * n) ||
         !same_floats((const float *)ref.velocity, (const float *)own.velocity, 2 * n)) {
       fprintf(stderr,
@@ -203,11 +257,17 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
               n, frame);
       fz_fail();
     }
+    check_naive_stats("world", frame, n, naive, every_pair, contacts);
     for (size_t k = 0; k < runs; k++) {
-      if (col_world_step(&bp[k], 0.5f, COL_SIM_BROADPHASE, picked[k], NULL) != COL_OK) abort();
+      col_sim_stats stats = STATS_BEFORE;
+      const bool counted = k == 0 || frame % 3 != 2;
+      if (col_world_step(&bp[k], 0.5f, COL_SIM_BROADPHASE, picked[k], counted ? &stats : NULL) !=
+          COL_OK)
+        abort();
       if (memcmp(ref.box, bp[k].box, n * sizeof *ref.box) ||
           memcmp(ref.velocity, bp[k].velocity, n * sizeof *ref.velocity))
         differ("world", "scalar", picked[k], frame, n);
+      if (counted) check_broadphase_stats("world", frame, n, stats, every_pair, contacts);
     }
   }
   for (size_t k = 0; k < runs; k++) col_world_destroy(&bp[k]);

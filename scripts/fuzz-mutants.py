@@ -6,8 +6,11 @@ for a bounded time; reports the kill rate, the time to kill and the survivors as
 Every site of these operators in the sources (comments, strings and preprocessor lines left
 out) is a candidate: relational operators (< <= > >= == !=, each to its neighbour), && and ||
 (swapped), the SIMD compare predicates (vf_lt vf_le vf_gt vf_ge, to their neighbour), and
-"+ 1" / "- 1" (swapped). MUTANTS of them are drawn with a fixed seed (MUTANTS_SEED), so a run
-is reproducible and two runs with the same seed test the same mutants.
+"+ 1" / "- 1" (swapped). MUTANTS of them are drawn with a fixed seed (MUTANTS_SEED): the sites
+are ordered by a hash of the seed and each site's text (its file, its line's text, which match
+of the operator on that line it is, the mutation) and the first MUTANTS taken, so a run is
+reproducible, and an edit elsewhere in the sources (lines moved, sites added or removed) leaves
+the rest of the sample as it was.
 
 A mutant is built as the fuzz self-test builds its bugs (a copy of the tree under
 build/mutants/<id>/, the fuzz build's objects reused) and fuzzed on the targets that reach its
@@ -22,8 +25,8 @@ MUTANT_JOBS (parallel mutants, default: the cores), MUTANTS_ONLY (ids, comma-sep
 Writes build/mutants/report.md; exits non-zero when the kill rate is below 95%.
 """
 import concurrent.futures
+import hashlib
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -56,6 +59,8 @@ TARGETS = [
     (r"core/src/circle", ["circle", "sim"]),
     (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
     (r"core/src/broadphase/(bipartite|cache)\.c$", ["broadphase", "args"]),
+    (r"core/src/broadphase/cache_sap\.c$", ["broadphase"]),  # the simulations use no cache
+    (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
     (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
     (r"core/src/broadphase/", ["broadphase", "sim"]),
     (r"core/src/simd/simd_aabb\.h$", ["aabb", "broadphase"]),
@@ -136,12 +141,13 @@ def code_spans(line, in_comment):
 
 
 def sites():
-    found = []
+    found, texts = [], {}
     for path in SOURCES:
         with open(os.path.join(ROOT, path)) as f:
             lines = f.read().split("\n")
         in_comment = False
         for no, line in enumerate(lines, 1):
+            texts[(path, no)] = line
             spans, in_comment_next = code_spans(line, in_comment)
             in_comment = in_comment_next
             if line.lstrip().startswith("#"):
@@ -153,7 +159,20 @@ def sites():
                         if "->" in line[max(0, col - 1):col + 2] and m.group(0) in (">", ">="):
                             continue
                         found.append((path, no, col, m.group(0), repl))
-    return found
+    return found, texts
+
+
+def draw(everything, texts, count, seed):
+    """The first `count` sites in the order of a hash of the seed and each site's text: the
+    same site keeps its place when lines move or other sites come and go."""
+    keyed, seen = [], {}
+    for site in everything:
+        path, no, col, old, new = site
+        text = texts[(path, no)].strip()
+        nth = seen[(path, text, old, new)] = seen.get((path, text, old, new), -1) + 1
+        key = f"{seed}\0{path}\0{text}\0{nth}\0{old}\0{new}".encode()
+        keyed.append((hashlib.sha256(key).hexdigest(), site))
+    return [site for _, site in sorted(keyed)[:count]]
 
 
 def targets_of(path):
@@ -255,11 +274,11 @@ def main():
         print(base.stdout[-3000:], file=sys.stderr)
         print("fuzz-mutants: the unmutated fuzz build failed", file=sys.stderr)
         return 2
-    everything = sites()
+    everything, texts = sites()
     if only:
         chosen = [s for s in everything if mutant_id(s) in only]
     else:
-        chosen = random.Random(seed).sample(everything, min(count, len(everything)))
+        chosen = draw(everything, texts, count, seed)
     equivalent = {}
     eq_path = os.path.join(ROOT, "fuzz", "mutants-equivalent.txt")
     if os.path.exists(eq_path):
