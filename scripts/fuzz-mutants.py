@@ -17,8 +17,10 @@ build/mutants/<id>/, the fuzz build's objects reused) and fuzzed on the targets 
 file (TARGETS below), MUTANT_SECONDS in all (default 60), starting from the committed corpus.
 It is killed when a target reports (a disagreement, a sanitizer report, a crash); it is
 stillborn when it does not compile (not counted). Survivors listed with a reason in
-fuzz/mutants-equivalent.txt (the mutant's id, then the reason) are equivalent: they cannot
-change any result, and are not counted either.
+fuzz/mutants-equivalent.txt (the mutant's id, the text of its line in backquotes, then the
+reason) are equivalent: they cannot change any result, and are not counted either. An entry
+whose line no longer reads as recorded (the code changed, or other lines moved it) does not
+count: the review was of other code; the script says so and where that text now is.
 
 Environment: MUTANTS (default 100), MUTANTS_SEED (default 1), MUTANT_SECONDS (default 60),
 MUTANT_JOBS (parallel mutants, default: the cores), MUTANTS_ONLY (ids, comma-separated).
@@ -183,8 +185,35 @@ def targets_of(path):
 
 
 # A line of fuzz/mutants-equivalent.txt: the id (path:line:column:old->new, where old and new
-# may be "+ 1" / "- 1"), then the reason.
-EQUIVALENT_LINE = re.compile(r"^(\S+:\d+:\d+:(?:[+-] 1|\S+?)->(?:[+-] 1|\S+))\s+(.*)$")
+# may be "+ 1" / "- 1"), the reviewed line's text (stripped) in backquotes, then the reason.
+EQUIVALENT_LINE = re.compile(r"^(\S+:\d+:\d+:(?:[+-] 1|\S+?)->(?:[+-] 1|\S+))\s+`([^`]*)`\s+(.*)$")
+
+
+def read_equivalents(path, everything, texts):
+    """The listed equivalents whose line still reads as reviewed: {id: reason}. The others are
+    reported, with the ids of the same mutation on lines that now read that way."""
+    by_id = {mutant_id(s): s for s in everything}
+    equivalent = {}
+    for line in open(path):
+        if not line.strip() or line.startswith("#"):
+            continue
+        found = EQUIVALENT_LINE.match(line.strip())
+        if found is None:
+            sys.exit(f"fuzz-mutants: {path}: cannot read the id, `line text` and reason of: "
+                     f"{line.strip()}")
+        ident, text, reason = found.groups()
+        site = by_id.get(ident)
+        if site is not None and texts[(site[0], site[1])].strip() == text:
+            equivalent[ident] = reason
+            continue
+        source, mutation = ident.split(":")[0], ident.split(":", 3)[3]
+        now = [mutant_id(s) for s in everything
+               if mutant_id(s).split(":")[0] == source and mutant_id(s).split(":", 3)[3] == mutation
+               and texts[(s[0], s[1])].strip() == text]
+        hint = f"; that text and mutation are now at {', '.join(now)}" if now else ""
+        print(f"fuzz-mutants: warning: {path} lists {ident}, whose line no longer reads "
+              f"`{text}` (not counted as equivalent: review it again{hint})", flush=True)
+    return equivalent
 
 
 def mutant_id(site):
@@ -279,20 +308,8 @@ def main():
         chosen = [s for s in everything if mutant_id(s) in only]
     else:
         chosen = draw(everything, texts, count, seed)
-    equivalent = {}
     eq_path = os.path.join(ROOT, "fuzz", "mutants-equivalent.txt")
-    if os.path.exists(eq_path):
-        for line in open(eq_path):
-            if line.strip() and not line.startswith("#"):
-                # The id ends at the first space after its operators ("+ 1->- 1" has spaces).
-                found = EQUIVALENT_LINE.match(line.strip())
-                if found is None:
-                    sys.exit(f"fuzz-mutants: {eq_path}: cannot read the id of: {line.strip()}")
-                equivalent[found.group(1)] = found.group(2)
-        known = {mutant_id(s) for s in everything}
-        for ident in sorted(set(equivalent) - known):
-            print(f"fuzz-mutants: warning: {eq_path} lists {ident}, which is no mutant of the "
-                  "current sources (its line moved?)", flush=True)
+    equivalent = read_equivalents(eq_path, everything, texts) if os.path.exists(eq_path) else {}
     print(f"fuzz-mutants: {len(chosen)} of {len(everything)} sites (seed {seed}), "
           f"{seconds}s each, {jobs} at a time", flush=True)
     results = []
