@@ -35,6 +35,16 @@ static bool emulated(const char *name) {
   return false;
 }
 
+/* Whether an algorithm runs on this set: it takes the set's dims; brute force only up to
+ * BRUTE_MAX boxes; large sets are there for sweep and prune's cells (from 256 boxes): the
+ * algorithms that do not run the backend's kernels have no size threshold and are left to
+ * small sets (a tree over a few huge boxes among a thousand costs a quadratic number of visits). */
+static bool runs_on(const col_broadphase_info *info, unsigned dims, size_t count) {
+  return (dims == 2 ? info->two_d : info->three_d) &&
+         !(info->algorithm == COL_BROADPHASE_BRUTE && count > BRUTE_MAX) &&
+         !(count > SMALL_MAX && !info->uses_backend);
+}
+
 static void print_pairs(const char *label, const col_pairs *p) {
   fprintf(stderr, "  %-22s %zu pairs:", label, p->count);
   for (size_t i = 0; i < p->count && i < 64; i++)
@@ -183,12 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (size_t a = 0; a < col_broadphase_count(); a++) {
     col_broadphase_info info;
     if (!col_broadphase_at(a, &info)) abort();
-    if ((dims == 2 && !info.two_d) || (dims == 3 && !info.three_d)) continue;
-    if (info.algorithm == COL_BROADPHASE_BRUTE && boxes.count > BRUTE_MAX) continue;
-    /* Large sets are there for sweep and prune's cells (from 256 boxes); the algorithms that
-     * do not run the backend's kernels have no size threshold and are left to small sets
-     * (a tree over a few huge boxes among a thousand costs a quadratic number of visits). */
-    if (boxes.count > SMALL_MAX && !info.uses_backend) continue;
+    if (!runs_on(&info, dims, boxes.count)) continue;
     for (int k = 0; k < (info.uses_backend && nb > 1 ? 2 : 1); k++) {
       fz_select(run_on[k]);
       if (col_broadphase_pairs(info.algorithm, &boxes, touch, &got, NULL) != COL_OK) abort();
@@ -240,13 +245,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (starve) {
     col_broadphase_info info;
     if (!col_broadphase_at((size_t)(pick >> 2) % col_broadphase_count(), &info)) abort();
-    const bool runs = (dims == 2 ? info.two_d : info.three_d) &&
-                      !(info.algorithm == COL_BROADPHASE_BRUTE && boxes.count > BRUTE_MAX) &&
-                      !(boxes.count > SMALL_MAX && !info.uses_backend);
-    if (runs) {
+    if (runs_on(&info, dims, boxes.count)) {
+      const unsigned fail_at = (unsigned)(pick >> 8 & 7);
       col_pairs fresh = {0};
       fz_select("scalar");
-      fz_fail_allocation((long)(pick >> 8 & 7));
+      fz_fail_allocation((long)fail_at);
       const col_status st = col_broadphase_pairs(info.algorithm, &boxes, touch, &fresh, NULL);
       const bool failed = fz_allocation_failed();
       col_pairs_sort(&fresh);
@@ -254,7 +257,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                : st != COL_OK || !same(&fresh, &want)) {
         char label[96];
         snprintf(label, sizeof label, "%s, allocation %u failing: status %d  <- DIFFERS", info.name,
-                 (unsigned)(pick >> 8 & 7), (int)st);
+                 fail_at, (int)st);
         report(&boxes, v, touch, &want, &fresh, label);
       }
       col_pairs_free(&fresh);
@@ -304,8 +307,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* With an allocation failing (one frame of a starved input): COL_ERR_MEMORY with the list
      * empty and the cache reset, so the same update again gives the exact pairs. */
     const bool starved = starve && frame == (int)(pick >> 12) % 3;
+    const unsigned fail_at = (unsigned)(pick >> 14 & 31);
     for (int again = 0; again < 2; again++) {
-      if (starved && again == 0) fz_fail_allocation((long)(pick >> 14 & 31));
+      if (starved && again == 0) fz_fail_allocation((long)fail_at);
       const col_status st = listed ? col_broadphase_cache_update_moved(
                                          cache, &boxes, list, listed_count, touch, &got, NULL)
                                    : col_broadphase_cache_update(cache, &boxes, touch, &got, NULL);
@@ -314,8 +318,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (st != COL_ERR_MEMORY || !failed || got.count != 0) {
         fprintf(stderr,
                 "fuzz broadphase: cache frame %d, allocation %u %s: status %d, %zu pairs left\n",
-                frame, (unsigned)(pick >> 14 & 31), failed ? "failing" : "not failing", (int)st,
-                got.count);
+                frame, fail_at, failed ? "failing" : "not failing", (int)st, got.count);
         fz_fail();
       }
     }

@@ -207,8 +207,8 @@ def read_equivalents(path, everything, texts):
             equivalent[ident] = reason
             continue
         source, mutation = ident.split(":")[0], ident.split(":", 3)[3]
-        now = [mutant_id(s) for s in everything
-               if mutant_id(s).split(":")[0] == source and mutant_id(s).split(":", 3)[3] == mutation
+        now = [i for i, s in by_id.items()
+               if i.split(":")[0] == source and i.split(":", 3)[3] == mutation
                and texts[(s[0], s[1])].strip() == text]
         hint = f"; that text and mutation are now at {', '.join(now)}" if now else ""
         print(f"fuzz-mutants: warning: {path} lists {ident}, whose line no longer reads "
