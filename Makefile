@@ -152,6 +152,7 @@ FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
 .PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+  fuzz-repro fuzz-failure-check \
   fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check
 .DEFAULT_GOAL := all
 
@@ -336,6 +337,7 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
 	@$(MAKE) --no-print-directory fuzz-brief
 	@$(MAKE) --no-print-directory user-check
+	@$(MAKE) --no-print-directory fuzz-failure-check
 	@$(MAKE) --no-print-directory install-check
 	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
 	  "the user-kernel examples)"
@@ -373,19 +375,43 @@ bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
 	@bash scripts/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
 
+# The fuzzers of FUZZ_TARGETS (default: all), after the variables are checked.
 fuzz-build: $(DEPS_STAMP)
+	@bash scripts/fuzz.sh check $(FUZZ_TARGETS)
 	@$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SANITIZE=fuzz \
-	  $(ALL_FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-# FUZZ_SECONDS per target (default 30), FUZZ_JOBS processes (default: all cores), FUZZ_TARGETS
-# (default: all); new corpus entries are kept in fuzz/corpus-local/, crashes go to
-# fuzz/artifacts/ (the first one's report and reproduce command are printed).
-fuzz: fuzz-build
-	@bash scripts/fuzz.sh run $(FUZZ_TARGETS)
+# FUZZ_SECONDS per target (wall clock, default 30), FUZZ_JOBS processes (default: all cores),
+# FUZZ_TARGETS (default: all); new corpus entries are kept in fuzz/corpus-local/. The first
+# disagreement stops the run: its input is minimized (FUZZ_MINIMIZE_SECONDS, default 15), kept
+# in fuzz/artifacts/<target>/ and reported with the command that reproduces it (fuzz-repro).
+FUZZ_ENV = FUZZ_O=build/fuzz USER_KERNELS='$(USER_KERNELS)' USER_CFLAGS='$(USER_CFLAGS)' \
+  $(if $(filter command line environment,$(origin FUZZ_CC)),FUZZ_CC='$(FUZZ_CC)')
+fuzz:
+	@bash scripts/fuzz.sh check $(FUZZ_TARGETS)
+	@$(MAKE) --no-print-directory fuzz-build
+	@$(FUZZ_ENV) bash scripts/fuzz.sh run $(FUZZ_TARGETS)
 
 # Part of make test: about 20 seconds per target, one process, no disagreement allowed.
-fuzz-brief: fuzz-build
-	@FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz.sh brief $(FUZZ_TARGETS)
+fuzz-brief:
+	@FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz.sh check $(FUZZ_TARGETS)
+	@$(MAKE) --no-print-directory fuzz-build
+	@$(FUZZ_ENV) FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz.sh brief $(FUZZ_TARGETS)
+
+# One input of one target, replayed by its fuzzer rebuilt with this command's variables
+# (USER_KERNELS ...): the report again, exit 1 while the disagreement stands.
+# make fuzz-repro FUZZ_TARGETS=aabb INPUT=fuzz/artifacts/aabb/crash-...
+fuzz-repro:
+	@[ -n "$(INPUT)" ] || { echo "fuzz-repro: say which input: INPUT=path FUZZ_TARGETS=target" >&2; exit 2; }
+	@[ -f '$(INPUT)' ] || { echo "fuzz-repro: $(INPUT): no such file" >&2; exit 2; }
+	@bash scripts/fuzz.sh check $(FUZZ_TARGETS)
+	@$(MAKE) --no-print-directory fuzz-build
+	@$(FUZZ_ENV) bash scripts/fuzz.sh repro $(FUZZ_TARGETS) '$(INPUT)'
+
+# The failure path as a user meets it: make fuzz with a wrong user backend and a wrong user
+# broadphase, checked for the report, the kept input and a reproduce command that fails.
+fuzz-failure-check:
+	@bash scripts/fuzz-failure-check.sh
 
 # Seeded bugs: each must be found within 60 seconds.
 fuzz-selftest: fuzz-build
@@ -461,11 +487,14 @@ NOT_MOUNTED = @! grep -q ' $(CURDIR)/build/' /proc/mounts 2>/dev/null || \
 clean:
 	$(NOT_MOUNTED)
 	rm -rf --one-file-system build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl \
+	  build/fuzz-failure-check \
 	  build/install-check build/compare-0 build/compare-1 $(O)
 
 # Also what fuzzing and benchmarking left: crashes, new corpus entries, quick and filtered runs.
 distclean: clean
 	rm -rf --one-file-system build fuzz/artifacts fuzz/corpus-local results/*/partial
 
--include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/bench/*.d \
-  $(O)/obj/bench/peers/*.d $(O)/obj/user/*.d)
+# (Only the dependency files of this build's own user files: one left by another
+# USER_KERNELS list may name a file that is not there.)
+-include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(USER_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d \
+  $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d)

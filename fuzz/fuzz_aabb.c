@@ -69,14 +69,34 @@ static void report(col_aabb3 q, const col_aabb3_soa *s, const char **names, cons
   fprintf(stderr, "fuzz aabb: input: %zu boxes\n", s->count);
   fz_print_floats("query min x y z, max x y z",
                   (const float[]){q.min.x, q.min.y, q.min.z, q.max.x, q.max.y, q.max.z}, 6);
-  for (size_t i = 0; i < s->count; i++) {
-    char label[80];
-    snprintf(label, sizeof label, "box %zu min x y z, max x y z", i);
-    fz_print_floats(label,
-                    (const float[]){s->min_x[i], s->min_y[i], s->min_z[i], s->max_x[i], s->max_y[i],
-                                    s->max_z[i]},
-                    6);
-  }
+  /* The boxes some backend answers differently from scalar first, then the others (at most
+   * 32 boxes in all: the answers below list every index). */
+  bool *disputed = fz_alloc(s->count + 1);
+  memset(disputed, 0, s->count + 1);
+  unsigned char *seen = fz_alloc(s->count + 1);
+  for (size_t b = 1; b < nb; b++)
+    for (int k = 0; k < QUERIES; k++) {
+      memset(seen, 0, s->count + 1);
+      for (size_t j = 0; j < ans[0].count[k]; j++) seen[ans[0].idx[k][j]] |= 1;
+      for (size_t j = 0; j < ans[b].count[k]; j++) seen[ans[b].idx[k][j]] |= 2;
+      for (size_t i = 0; i < s->count; i++) disputed[i] |= seen[i] == 1 || seen[i] == 2;
+    }
+  size_t shown = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < s->count; i++) {
+      if (disputed[i] != (pass == 0)) continue;
+      if (shown++ == 32) fprintf(stderr, "  ... (%zu boxes in all)\n", s->count);
+      if (shown > 32) continue;
+      char label[80];
+      snprintf(label, sizeof label, "box %zu%s min x y z, max x y z", i,
+               disputed[i] ? " (answers differ)" : "");
+      fz_print_floats(label,
+                      (const float[]){s->min_x[i], s->min_y[i], s->min_z[i], s->max_x[i],
+                                      s->max_y[i], s->max_z[i]},
+                      6);
+    }
+  free(seen);
+  free(disputed);
   for (size_t b = 0; b < nb; b++)
     for (int k = 0; k < QUERIES; k++) {
       fprintf(stderr, "  %-10s %-13s count %zu:", names[b], query_names[k], ans[b].count[k]);

@@ -105,17 +105,49 @@ FZ_ORACLE static void oracle(const col_boxes *s, col_touch touch, col_pairs *out
   col_pairs_sort(out);
 }
 
+/* The pairs of x that y lacks (both sorted): counted, the first 16 printed after `what`, their
+ * boxes marked in `named`. */
+static size_t print_missing(const char *what, const col_pairs *x, const col_pairs *y, bool *named) {
+  size_t missing = 0, j = 0;
+  fprintf(stderr, "    %s:", what);
+  for (size_t i = 0; i < x->count; i++) {
+    while (j < y->count && (y->data[j].a < x->data[i].a ||
+                            (y->data[j].a == x->data[i].a && y->data[j].b < x->data[i].b)))
+      j++;
+    if (j < y->count && y->data[j].a == x->data[i].a && y->data[j].b == x->data[i].b) continue;
+    if (missing++ < 16) fprintf(stderr, " (%u,%u)", x->data[i].a, x->data[i].b);
+    named[x->data[i].a] = named[x->data[i].b] = true;
+  }
+  fputs(missing > 16 ? " ...\n" : missing == 0 ? " none\n" : "\n", stderr);
+  return missing;
+}
+
+/* Who differs and by which pairs first, then the boxes of those pairs, then the rest of the set
+ * (at most 200 boxes in all) and both pair lists. */
 static _Noreturn void report(const col_boxes *s, float *const v[6], col_touch touch,
-                             const col_pairs *want, const col_pairs *got, const char *label) {
+                             const col_pairs *want, const col_pairs *got, const char *who) {
   fprintf(stderr, "fuzz broadphase: touch rule %d, %uD, %zu boxes\n", touch, s->dims, s->count);
-  for (size_t i = 0; i < s->count && i < 200; i++) {
-    char name[48];
-    snprintf(name, sizeof name, "box %zu min, max", i);
-    const float box[6] = {v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i]};
-    fz_print_floats(name, box, 6);
+  bool *named = fz_alloc(s->count + 1);
+  memset(named, 0, s->count + 1);
+  fprintf(stderr, "  %s  <- DIFFERS from the oracle:\n", who);
+  const size_t missing = print_missing("pairs missing", want, got, named);
+  const size_t extra = print_missing("pairs extra", got, want, named);
+  fprintf(stderr, "  (%zu of the oracle's %zu pairs missing, %zu extra)\n", missing, want->count,
+          extra);
+  size_t shown = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1 && shown < s->count) fprintf(stderr, "  the other boxes:\n");
+    for (size_t i = 0; i < s->count && shown < 200; i++) {
+      if (named[i] != (pass == 0)) continue;
+      char name[48];
+      snprintf(name, sizeof name, "box %zu min, max", i);
+      const float box[6] = {v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i]};
+      fz_print_floats(name, box, 6);
+      shown++;
+    }
   }
   print_pairs("expected (oracle)", want);
-  print_pairs(label, got);
+  print_pairs(who, got);
   fz_fail();
 }
 
@@ -200,7 +232,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       col_pairs_sort(&got);
       if (!same(&got, &want)) {
         char label[64];
-        snprintf(label, sizeof label, "%s/%s  <- DIFFERS", info.name, run_on[k]);
+        snprintf(label, sizeof label, "%s/%s", info.name, run_on[k]);
         report(&boxes, v, touch, &want, &got, label);
       }
     }
@@ -227,7 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (crossing > 0 && memcmp(got.data, cross, crossing * sizeof *cross) != 0)) {
       const col_pairs expected = {cross, crossing, crossing, NULL};
       char label[64];
-      snprintf(label, sizeof label, "bipartite at %zu/%s  <- DIFFERS", h, run_on[k]);
+      snprintf(label, sizeof label, "bipartite at %zu/%s", h, run_on[k]);
       report(&boxes, v, touch, &expected, &got, label);
     }
   }
@@ -256,8 +288,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (st == COL_ERR_MEMORY ? !failed || fresh.count != 0
                                : st != COL_OK || !same(&fresh, &want)) {
         char label[96];
-        snprintf(label, sizeof label, "%s, allocation %u failing: status %d  <- DIFFERS", info.name,
-                 fail_at, (int)st);
+        snprintf(label, sizeof label, "%s, allocation %u failing: status %d", info.name, fail_at,
+                 (int)st);
         report(&boxes, v, touch, &want, &fresh, label);
       }
       col_pairs_free(&fresh);
@@ -325,7 +357,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     col_pairs_sort(&got);
     if (!same(&got, &want)) {
       char label[64];
-      snprintf(label, sizeof label, "cache frame %d  <- DIFFERS", frame);
+      snprintf(label, sizeof label, "cache frame %d", frame);
       report(&boxes, v, touch, &want, &got, label);
     }
   }

@@ -55,7 +55,7 @@ for spec in "${bugs[@]}"; do
   rm -rf "$dir/fuzz/corpus-local" "$dir/fuzz/artifacts"
   cp -a build/fuzz "$dir/build/fuzz"
   [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
-  rm -f "$dir/build/fuzz/fuzz_"*
+  rm -rf "$dir/build/fuzz/fuzz_"* "$dir/build/fuzz/obj/user" "$dir/build/fuzz/user"
   user=()
   if [ "$file" = USER_KERNELS ]; then
     user=(USER_KERNELS="$PWD/$expr")

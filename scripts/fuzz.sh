@@ -1,141 +1,353 @@
 #!/usr/bin/env bash
-# Runs the differential fuzzers built by `make fuzz-build` (build/fuzz/fuzz_<target>).
-#   scripts/fuzz.sh run    TARGET...  FUZZ_SECONDS each with FUZZ_JOBS processes (-fork);
-#                                     new inputs kept in fuzz/corpus-local/<target>/
-#   scripts/fuzz.sh brief  TARGET...  FUZZ_SECONDS each, one process, new inputs discarded
-#                                     (what `make test` runs)
-#   scripts/fuzz.sh merge  TARGET...  adds the inputs of fuzz/corpus-local/<target>/ that reach
-#                                     new edges to fuzz/corpus/
-# Crashes (a disagreement aborts) are stored in fuzz/artifacts/<target>/. For each target that
-# failed, the first crashing input's report is printed here with one command to reproduce it
-# (also kept in <input>.REPRODUCE); further crashing inputs of that run are only counted.
-# Environment: FUZZ_SECONDS (per target, a positive integer), FUZZ_JOBS (processes in run mode).
+# Runs the differential fuzzers built by `make fuzz-build` ($FUZZ_O/fuzz_<target>).
+#   scripts/fuzz.sh check  TARGET...     validates the variables and targets (make runs it
+#                                        before building anything)
+#   scripts/fuzz.sh run    TARGET...     FUZZ_SECONDS each with FUZZ_JOBS processes (-fork);
+#                                        new inputs kept in fuzz/corpus-local/<target>/
+#   scripts/fuzz.sh brief  TARGET...     FUZZ_SECONDS each, one process, new inputs discarded
+#                                        (what `make test` runs)
+#   scripts/fuzz.sh merge  TARGET...     adds the inputs of fuzz/corpus-local/<target>/ that
+#                                        reach new edges to fuzz/corpus/
+#   scripts/fuzz.sh repro  TARGET INPUT  runs one input and prints the same report as a failing
+#                                        run; exits 1 while the disagreement stands, 0 once fixed
+#
+# FUZZ_SECONDS is a wall-clock limit per target: the fuzzer (and all its jobs) is stopped when
+# it is reached, corpus loading included. The first disagreement (or crash) stops every job
+# and the whole run: its input is minimized (at most FUZZ_MINIMIZE_SECONDS more, default 15;
+# 0 keeps it as found), kept as the one crash file in fuzz/artifacts/<target>/ (the other
+# crashing inputs the jobs wrote are deleted), and reported: who disagrees (your kernels
+# first), the reference's answer, the input and one command that reproduces it with every
+# variable of this run (USER_KERNELS included). Targets after it are not run.
+#
+# Environment: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_MINIMIZE_SECONDS; FUZZ_O (the fuzz build folder,
+# default build/fuzz); FUZZ_ARTIFACTS, FUZZ_CORPUS_LOCAL (default fuzz/artifacts and
+# fuzz/corpus-local: the failure-path test points them into build/); USER_KERNELS,
+# USER_CFLAGS, FUZZ_CC and COLLIDE_BACKEND are only repeated in the reproduce command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=${1:?usage: scripts/fuzz.sh run|brief|merge TARGET...}
-shift
+usage='usage: scripts/fuzz.sh check|run|brief|merge TARGET...  or  scripts/fuzz.sh repro TARGET INPUT'
+mode=${1:-}
+case $mode in
+  check | run | brief | merge | repro) shift ;;
+  *) echo "fuzz: $usage" >&2; exit 2 ;;
+esac
+build=${FUZZ_O:-build/fuzz}
+artifacts=${FUZZ_ARTIFACTS:-fuzz/artifacts}
+corpus_local=${FUZZ_CORPUS_LOCAL:-fuzz/corpus-local}
 seconds=${FUZZ_SECONDS:-30}
 jobs=${FUZZ_JOBS:-$(nproc)}
-positive() { [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] ||
-  { echo "fuzz: $1=$2: must be a positive whole number" >&2; exit 2; }; }
-[ $# -gt 0 ] || { echo "fuzz: no targets (FUZZ_TARGETS is empty)" >&2; exit 2; }
-positive FUZZ_SECONDS "$seconds"
-positive FUZZ_JOBS "$jobs"
-for target in "$@"; do
-  [ -f "fuzz/fuzz_$target.c" ] || {
-    echo "fuzz: '$target' is not a fuzz target; the targets are:" \
-      "$(bash scripts/fuzz-targets.sh | tr '\n' ' ')" >&2
+min_seconds=${FUZZ_MINIMIZE_SECONDS:-15}
+
+whole() { # NAME VALUE MIN: a whole number >= MIN, or a message and exit 2
+  [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] ||
+    { echo "fuzz: $1=$2: must be a whole number of at least $3" >&2; exit 2; }
+}
+whole FUZZ_SECONDS "$seconds" 1
+whole FUZZ_JOBS "$jobs" 1
+whole FUZZ_MINIMIZE_SECONDS "$min_seconds" 0
+all_targets=$(bash scripts/fuzz-targets.sh)
+if [ "$mode" = repro ]; then
+  [ $# -eq 2 ] || { echo "fuzz repro: give one target and one input file ($usage)" >&2; exit 2; }
+  [ -f "$2" ] || { echo "fuzz repro: $2: no such file" >&2; exit 2; }
+fi
+[ $# -gt 0 ] || { echo "fuzz: no targets (FUZZ_TARGETS is empty); the targets are:" $all_targets >&2; exit 2; }
+targets=("$@")
+[ "$mode" != repro ] || targets=("$1")
+for target in "${targets[@]}"; do
+  grep -qx -- "$target" <<<"$all_targets" || {
+    echo "fuzz: '$target' is not a fuzz target; the targets are:" $all_targets >&2
     exit 2
   }
 done
-pid=
-interrupted() {
-  [ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
+[ "$mode" != check ] || exit 0
+for target in "${targets[@]}"; do
+  [ -x "$build/fuzz_$target" ] || { echo "fuzz: $build/fuzz_$target is missing: run 'make fuzz-build'" >&2; exit 2; }
+done
+
+# The one command that reproduces a failure: make rebuilds the fuzzer with this run's
+# variables (a fuzzer built without USER_KERNELS would not fail) and runs the input.
+reproduce_command() { # TARGET INPUT
+  local cmd="make fuzz-repro FUZZ_TARGETS=$1 INPUT=$(printf '%q' "$2")" v
+  for v in USER_KERNELS USER_CFLAGS FUZZ_CC COLLIDE_BACKEND; do
+    [ -z "${!v:-}" ] || cmd+=" $v=$(printf '%q' "${!v}")"
+  done
+  echo "$cmd"
+}
+
+# The fuzzer's own output for one input, without libFuzzer's banner and stack trace: from
+# "Running:" to the target's DISAGREEMENT line (a sanitizer report is kept whole).
+report_of() { # BIN INPUT -> stdout; returns the fuzzer's exit code
+  local rc=0 out
+  out=$("$1" -runs=1 "$2" 2>&1) || rc=$?
+  awk '/^Running: / { on = 1; next }
+       on && /^(INFO|Executed|MS:|base unit|0x|NOTE:|      Combine libFuzzer)/ { next }
+       on && /^ *#[0-9]+ 0x/ && frames++ >= 12 { next }
+       on { print }
+       on && /DISAGREEMENT between backends/ { exit }' <<<"$out"
+  return "$rc"
+}
+
+# The reference's answers that a report's DIFFERS lines are to be read against: for each line
+# "<backend> <answer>  <- DIFFERS", the scalar line whose answer text shares the longest start
+# with it (the same query or variant; ties to the nearest one above), and the lines that give
+# an oracle's or a definition's answer.
+reference_lines() {
+  awk '{ line[NR] = $0 }
+       END {
+         for (i = 1; i <= NR; i++) {
+           s = line[i]; sub(/^ +/, "", s)
+           if (s ~ /^(expected|definition|reference|want)/) { keep[i] = 1; continue }
+           if (s !~ /DIFFERS/ || s ~ /^scalar /) continue
+           rest = s; sub(/^[^ ]+ +/, "", rest)
+           best = 0; best_len = -1
+           for (j = 1; j <= NR; j++) {
+             t = line[j]; sub(/^ +/, "", t)
+             if (t !~ /^scalar /) continue
+             sub(/^scalar +/, "", t)
+             n = 0
+             while (n < length(t) && n < length(rest) && substr(t, n + 1, 1) == substr(rest, n + 1, 1)) n++
+             if (n > best_len || (n == best_len && j < i)) { best = j; best_len = n }
+           }
+           if (best) keep[best] = 1
+         }
+         for (i = 1; i <= NR; i++) if (keep[i]) print line[i]
+       }'
+}
+
+# Prints the verdict for a failing input: who disagrees (user kernels first), the reference's
+# answer, the report, the input and the reproduce command. $1 target, $2 input, $3 how found.
+print_failure() {
+  local target=$1 input=$2 how=$3 report lines differs refs
+  report=$(report_of "$build/fuzz_$target" "$input") && {
+    echo "  $target: the input no longer fails when run alone ($input); the fuzzer's log: $log"
+    return
+  }
+  printf '%s\n' "$report" >"$input.report"
+  lines=$(grep -c . <<<"$report" || true)
+  differs=$(grep -E 'DIFFERS|differs|^ *pairs (missing|extra)|ERROR: AddressSanitizer|runtime error|breaks' <<<"$report" |
+    grep -v 'DISAGREEMENT between backends' || true)
+  refs=$(reference_lines <<<"$report")
   echo
-  echo "fuzz: interrupted; new inputs found so far are kept (run mode: fuzz/corpus-local/)" >&2
+  echo "fuzz $target: DISAGREEMENT ($how)"
+  if [ -n "$differs" ]; then
+    echo "  who disagrees (your kernels first):"
+    { grep 'user:' <<<"$differs" || true; grep -v 'user:' <<<"$differs" || true; } |
+      awk 'NR <= 8 { sub(/^ +/, ""); print "    " $0 } END { if (NR > 8) print "    ... " NR - 8 " more" }'
+  fi
+  if [ -n "$refs" ]; then
+    echo "  the reference's answer:"
+    awk 'NR <= 8 { sub(/^ +/, ""); print "    " $0 } END { if (NR > 8) print "    ... " NR - 8 " more" }' <<<"$refs"
+  fi
+  echo "  report ($lines lines; all of it in $input.report):"
+  awk 'NR <= 40 { print "    " $0 } END { if (NR > 40) print "    ... (" NR - 40 " more lines)" }' <<<"$report"
+  echo "  input: $input ($(wc -c <"$input") bytes)"
+  echo "  reproduce (fails while the disagreement stands):"
+  echo "    $(reproduce_command "$target" "$input")"
+  cat >"$input.REPRODUCE" <<REPRO
+# $target: found by 'scripts/fuzz.sh $mode' on $(date -u +%Y-%m-%dT%H:%M:%SZ) ($how)
+# rebuild the fuzzer with this run's variables and replay the input (prints the report):
+$(reproduce_command "$target" "$input")
+# once fixed, keep it as a regression input that make test replays on every backend:
+cp $input fuzz/corpus/$target/regress-$(basename "$input")
+REPRO
+}
+
+if [ "$mode" = repro ]; then
+  target=${targets[0]}
+  log=$2
+  report=$(report_of "$build/fuzz_$target" "$2") && {
+    echo "fuzz repro $target: $2: every backend agreed"
+    exit 0
+  }
+  print_failure "$target" "$2" "replayed"
+  exit 1
+fi
+
+# Process groups: each fuzzer runs in its own session, so that stopping it stops its -fork
+# jobs too (a job left behind would go on writing crash files).
+pid=
+stop() {
+  [ -n "$pid" ] || return 0
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  local k
+  for k in 1 2 3 4 5 6 7 8 9 10; do
+    kill -0 -- "-$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=
+}
+tmpdir=
+interrupted() {
+  stop
+  [ -z "$tmpdir" ] || rm -rf "$tmpdir"
+  echo
+  echo "fuzz: interrupted; new inputs found so far are kept (run mode: $corpus_local/)" >&2
   exit 130
 }
 trap interrupted INT TERM
 common=(-max_len=8192 -timeout=20 -rss_limit_mb=4096 -dict=fuzz/collide.dict -print_final_stats=1)
 
 # "cov ft corp exec/s execs" from the last status line of a libFuzzer log (both the plain
-# and the -fork formats).
+# and the -fork formats); empty before the first one.
 status_of() {
   grep -E '^#[0-9]+.*cov: [0-9]+' "$1" 2>/dev/null | tail -n 1 | sed -nE \
     's/^#([0-9]+)[^0-9].*cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+).*exec\/s:? ([0-9]+).*/\2 \3 \4 \5 \1/p' \
     || true
 }
+# The oldest crash file a fuzzer wrote into DIR (crash-, leak-, timeout-, oom-; slow-unit-
+# files only say an input was slow).
+first_crash() {
+  find "$1" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) \
+    -printf '%T@ %p\n' | sort -n | awk 'NR == 1 { print $2 }'
+}
+clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
+width=0
+for target in "${targets[@]}"; do [ ${#target} -le "$width" ] || width=${#target}; done
+n=${#targets[@]}
+run_start=$(date +%s)
 summary=()
 failed=0
-for target in "$@"; do
-  bin=build/fuzz/fuzz_$target
-  [ -x "$bin" ] || { echo "fuzz: $bin is missing: run 'make fuzz-build'" >&2; exit 2; }
-  log=build/fuzz/logs/$target.$mode.log
-  mkdir -p build/fuzz/logs "fuzz/artifacts/$target" "fuzz/corpus/$target"
+k=0
+for target in "${targets[@]}"; do
+  k=$((k + 1))
+  bin=$build/fuzz_$target
+  log=$build/logs/$target.$mode.log
+  mkdir -p "$build/logs" "$artifacts/$target" "fuzz/corpus/$target"
 
   if [ "$mode" = merge ]; then
-    mkdir -p "fuzz/corpus-local/$target"
-    before=$(ls "fuzz/corpus/$target" | wc -l)
+    mkdir -p "$corpus_local/$target"
+    before=$(find "fuzz/corpus/$target" -type f | wc -l)
+    echo "fuzz merge [$k/$n] $target: $(find "$corpus_local/$target" -type f | wc -l) new inputs against $before"
     # Kept: the inputs that reach an edge the corpus does not (-use_counters=0: new hit counts
     # of known edges do not count). With them the broadphase corpus doubled after a CPU-hour,
     # and loading it took most of a brief run; corpus-local/ keeps every input found.
     "$bin" "${common[@]}" -merge=1 -use_counters=0 "fuzz/corpus/$target" \
-      "fuzz/corpus-local/$target" >"$log" 2>&1
-    echo "fuzz merge $target: corpus $before -> $(ls "fuzz/corpus/$target" | wc -l) files"
+      "$corpus_local/$target" >"$log" 2>&1 ||
+      { echo "fuzz merge $target: the fuzzer failed; the end of $log:" >&2; tail -n 20 "$log" >&2; exit 1; }
+    echo "fuzz merge [$k/$n] $target: corpus $before -> $(find "fuzz/corpus/$target" -type f | wc -l) files"
     continue
   fi
 
   if [ "$mode" = run ]; then
-    new=fuzz/corpus-local/$target
-    extra=(-fork="$jobs")
+    new=$corpus_local/$target
+    extra=()
+    [ "$jobs" -eq 1 ] || extra=(-fork="$jobs")
   else
-    new=build/fuzz/brief-corpus/$target
+    new=$build/brief-corpus/$target
     rm -rf "$new"
     extra=()
   fi
   mkdir -p "$new"
-  marker=$(mktemp)
-  echo "fuzz $mode $target: ${seconds}s$([ "$mode" = run ] && echo ", $jobs jobs"), log $log"
-  set +e
-  "$bin" "${common[@]}" "${extra[@]}" -max_total_time="$seconds" \
-    -artifact_prefix="fuzz/artifacts/$target/" "$new" "fuzz/corpus/$target" >"$log" 2>&1 &
-  pid=$!
+  # Crashes go to a folder of this run's own; the first is kept, the rest deleted.
+  tmpdir=$(mktemp -d "$build/crashes.XXXXXX")
+  echo "fuzz $mode [$k/$n] $target: ${seconds}s$([ "$mode" = run ] && echo ", $jobs jobs"), log $log"
   start=$(date +%s)
+  setsid "$bin" "${common[@]}" "${extra[@]}" -max_total_time="$seconds" \
+    -artifact_prefix="$tmpdir/" "$new" "fuzz/corpus/$target" >"$log" 2>&1 &
+  pid=$!
+  first=
+  stopped=
+  last_print=0
   while kill -0 "$pid" 2>/dev/null; do
-    sleep 1
-    kill -0 "$pid" 2>/dev/null || break
-    [ $((($(date +%s) - start) % 5)) -eq 0 ] || continue
+    sleep 0.25
+    first=$(first_crash "$tmpdir")
+    if [ -n "$first" ]; then
+      # Let the fuzzer finish writing it and exit on its own (a fork job's crash ends the
+      # run), then stop whatever is left.
+      for wait_tick in 1 2 3 4 5 6 7 8; do kill -0 "$pid" 2>/dev/null && sleep 0.25; done
+      stopped=crash
+      stop
+      break
+    fi
+    now=$(date +%s)
+    if [ $((now - start)) -ge "$seconds" ]; then stopped=time; stop; break; fi
+    [ $((now - last_print)) -ge 5 ] && [ $((now - start)) -gt 0 ] || continue
+    last_print=$now
     read -r cov ft corp eps execs <<<"$(status_of "$log")"
-    printf '  [%s] %3ss  execs %s  exec/s %s  cov %s  ft %s  corpus %s\n' "$target" \
-      "$(($(date +%s) - start))" "${execs:-?}" "${eps:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}"
+    left=$(((n - k) * seconds + seconds - (now - start)))
+    if [ -z "${execs:-}" ]; then
+      progress="loading the corpus ($(find "fuzz/corpus/$target" -type f | wc -l) inputs)"
+    else
+      progress="execs $execs  exec/s $eps  cov $cov  ft $ft  corpus $corp"
+    fi
+    printf '  [%d/%d %s] %3ss  %s  [elapsed %s, ETA %s]\n' "$k" "$n" "$target" \
+      "$((now - start))" "$progress" "$(clock $((now - run_start)))" "$(clock "$left")"
   done
-  wait "$pid"
-  rc=$?
+  rc=0
+  if [ -n "$pid" ]; then wait "$pid" || rc=$?; fi
   pid=
-  set -e
   elapsed=$(($(date +%s) - start))
+  [ -n "$first" ] || first=$(first_crash "$tmpdir")
   read -r cov ft corp eps execs <<<"$(status_of "$log")"
   total_execs=$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+$' || true)
-  execs=${total_execs:-${execs:-0}}
+  # (A -fork parent's own final count is 0: its jobs ran the inputs; take the larger.)
+  execs=${execs:-0}
+  [ -z "$total_execs" ] || [ "$total_execs" -le "$execs" ] || execs=$total_execs
   result=ok
-  crashes=$(find "fuzz/artifacts/$target" -type f -newer "$marker" ! -name '*.REPRODUCE' 2>/dev/null)
-  rm -f "$marker"
-  if [ "$rc" -ne 0 ] || [ -n "$crashes" ]; then
+  if [ -n "$first" ]; then
+    result=FAILED
+    others=$(($(find "$tmpdir" -type f ! -name 'slow-unit-*' | wc -l) - 1))
+    kept=$artifacts/$target/$(basename "$first")
+    mv "$first" "$kept"
+    how="found after ${elapsed}s"
+    [ "$others" -le 0 ] || how+="; $others more crashing inputs of this run deleted"
+    if [ "$min_seconds" -gt 0 ]; then
+      # libFuzzer's crash minimization (shorter inputs; each step at most 2 s) for up to two
+      # thirds of FUZZ_MINIMIZE_SECONDS, then scripts/fuzz-shrink.py lowers byte values (counts,
+      # grid values) in the rest; whatever they reached by then is the input reported.
+      small=$tmpdir/minimized
+      mstart=$(date +%s)
+      cp "$kept" "$small"
+      setsid "$bin" -minimize_crash=1 -max_total_time=2 -exact_artifact_path="$small" \
+        "$kept" >"$build/logs/$target.minimize.log" 2>&1 &
+      pid=$!
+      while kill -0 "$pid" 2>/dev/null && [ $(($(date +%s) - mstart)) -lt $((min_seconds * 2 / 3 + 1)) ]; do
+        sleep 0.25
+      done
+      stop
+      "$bin" -runs=1 "$small" >/dev/null 2>&1 && cp "$kept" "$small"
+      left=$((min_seconds - ($(date +%s) - mstart)))
+      [ "$left" -le 0 ] || "${PYTHON:-/usr/bin/python3}" scripts/fuzz-shrink.py "$bin" "$small" \
+        "$small" "$left" >>"$build/logs/$target.minimize.log" 2>&1 ||
+        { echo "  $target: the input shrinker failed; see $build/logs/$target.minimize.log"; cp "$kept" "$small"; }
+      before=$(wc -c <"$kept")
+      after=$(wc -c <"$small")
+      if ! cmp -s "$small" "$kept" && ! "$bin" -runs=1 "$small" >/dev/null 2>&1; then
+        final=$artifacts/$target/crash-$(sha1sum "$small" | cut -c1-40)
+        mv "$small" "$final"
+        [ "$final" = "$kept" ] || rm -f "$kept"
+        kept=$final
+        how+="; minimized in $(($(date +%s) - mstart))s: $before -> $after bytes, values lowered"
+      else
+        how+="; not minimized (nothing smaller failed within ${min_seconds}s)"
+      fi
+    fi
+    print_failure "$target" "$kept" "$how"
+    failed=1
+  elif [ "$rc" -ne 0 ] && [ "$stopped" != time ]; then
     result=FAILED
     failed=1
-    # The first crashing input (oldest), its report, one way to reproduce it; the rest counted.
-    first=
-    [ -z "$crashes" ] || first=$(ls -tr $crashes | head -n 1)
-    others=$(($(echo "$crashes" | grep -c . || true) - 1))
-    if [ -z "$first" ]; then
-      echo "  $target: the fuzzer failed without a crashing input; the end of $log:"
-      tail -n 20 "$log" | sed 's/^/    /'
-    else
-      cat >"$first.REPRODUCE" <<REPRO
-# $target: found by 'scripts/fuzz.sh $mode' on $(date -u +%Y-%m-%dT%H:%M:%SZ)
-# replay under libFuzzer (prints the disagreement report):
-$bin $first
-# replay with the plain driver (gcc, no libFuzzer):
-make build/test/replay_$target O=build/test && build/test/replay_$target $first
-# once fixed, keep it as a regression input that make test replays:
-cp $first fuzz/corpus/$target/regress-$(basename "$first")
-REPRO
-      echo "  $target: DISAGREEMENT or crash; report for $first:"
-      report=$("$bin" "$first" 2>&1 | grep -vE '^(INFO|Executed|\*\*\*|MS:|base unit|0x|==)' || true)
-      echo "$report" | head -n 50 | sed 's/^/    /'
-      [ "$(echo "$report" | wc -l)" -le 50 ] || echo "    ... ($(echo "$report" | wc -l) lines in all: run the command below for the rest)"
-      echo "  reproduce: $bin $first"
-      [ "$others" -le 0 ] || echo "  ($others more crashing inputs from this run in fuzz/artifacts/$target/, not shown)"
-    fi
+    echo "  $target: the fuzzer failed (exit $rc) without a crashing input; the end of $log:"
+    tail -n 20 "$log" | sed 's/^/    /'
   fi
-  summary+=("$(printf '%-7s %-7s %5ss %10s execs %8s exec/s  cov %5s  ft %6s  corpus %5s' \
-    "$target" "$result" "$elapsed" "$execs" "${eps:-0}" "${cov:-?}" "${ft:-?}" "${corp:-?}")")
+  rm -rf "$tmpdir"
+  tmpdir=
+  summary+=("$(printf "%-${width}s %-7s %5ss %10s execs %8s exec/s  cov %5s  ft %6s  corpus %5s" \
+    "$target" "$result" "$elapsed" "$execs" "${eps:-0}" "${cov:--}" "${ft:--}" "${corp:--}")")
+  if [ "$failed" -ne 0 ]; then
+    for rest in "${targets[@]:$k}"; do
+      summary+=("$(printf "%-${width}s not run (the run stops at the first failure)" "$rest")")
+    done
+    break
+  fi
 done
 
 if [ "$mode" != merge ]; then
-  echo "fuzz $mode summary:"
+  echo "fuzz $mode summary ($(clock $(($(date +%s) - run_start)))):"
   printf '  %s\n' "${summary[@]}"
 fi
 exit "$failed"
