@@ -97,10 +97,13 @@ USER_FILES := $(strip $(USER_KERNELS))
 $(foreach f,$(USER_FILES),$(if $(filter %.c,$(f)),,$(error USER_KERNELS: $(f) is not a .c file)))
 $(foreach f,$(USER_FILES),$(if $(wildcard $(f)),,$(error USER_KERNELS: $(f) does not exist)))
 USER_IDS := $(if $(USER_FILES),$(shell seq 1 $(words $(USER_FILES))))
+# Where the user objects go (USER_O: another folder, so that a benchmark binary with other user
+# kernels can be linked from this build's objects without touching its own; bench-check).
+USER_O ?= $(O)
 # A file's object is named after its absolute path (so a dependency file never names a source
 # of another list).
-user_obj = $(O)/obj/user/$(subst /,_,$(abspath $(word $(1),$(USER_FILES)))).o
-USER_OBJ := $(O)/obj/user/register.o $(foreach i,$(USER_IDS),$(call user_obj,$(i)))
+user_obj = $(USER_O)/obj/user/$(subst /,_,$(abspath $(word $(1),$(USER_FILES)))).o
+USER_OBJ := $(USER_O)/obj/user/register.o $(foreach i,$(USER_IDS),$(call user_obj,$(i)))
 HARNESS_INC := -Iharness
 # The exact segment-against-sphere oracle (GMP) of the unit tests, fuzzers and sweep study;
 # in fuzzing builds it is left out of libFuzzer's coverage (it is the judge, not the subject).
@@ -112,19 +115,19 @@ $(HARNESS_OBJ): $(O)/obj/harness/%.o: harness/%.c $(O)/.flags | $(DEPS_STAMP)
 
 # The generated caller, rewritten only when the list changes (then every kernel object is
 # rebuilt: its place in the list names its registration function); the user flags likewise.
-$(O)/user/register.c: FORCE
+$(USER_O)/user/register.c: FORCE
 	@mkdir -p $(@D)
 	@bash scripts/user-register.sh $(USER_FILES) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
-$(O)/user/flags: FORCE
+$(USER_O)/user/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(USER_CFLAGS)' | cmp -s - $@ || echo '$(USER_CFLAGS)' > $@
 
-$(O)/obj/user/register.o: $(O)/user/register.c harness/user_kernels.h $(O)/.flags
+$(USER_O)/obj/user/register.o: $(USER_O)/user/register.c harness/user_kernels.h $(O)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -c $< -o $@
 
 define USER_KERNEL_RULE
-$(call user_obj,$(1)): $(word $(1),$(USER_FILES)) $(O)/user/register.c $(O)/user/flags \
+$(call user_obj,$(1)): $(word $(1),$(USER_FILES)) $(USER_O)/user/register.c $(USER_O)/user/flags \
   $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CFLAGS) -Wno-error $$(USER_CFLAGS) -Dcol_user_register=col_user_register_$(1) \
@@ -151,7 +154,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
-.PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+.PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-repro fuzz-failure-check \
   fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check
 .DEFAULT_GOAL := all
@@ -339,6 +342,7 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory user-check
 	@$(MAKE) --no-print-directory fuzz-failure-check
 	@$(MAKE) --no-print-directory install-check
+	@$(MAKE) --no-print-directory bench-check
 	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
 	  "the user-kernel examples)"
 
@@ -374,6 +378,13 @@ check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
 	@bash scripts/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
+
+# The benchmark harness's failure paths and concurrency, checked with build/test's binaries: a
+# user kernel that fails to register, a bad flag, a filter matching nothing, the output formats,
+# two runs at once, a two-machine report, scripts/compare's warnings (scripts/check-bench-errors.sh).
+bench-check: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory O=build/test build/test/collide-bench
+	@bash scripts/check-bench-errors.sh build/test
 
 # The fuzzers of FUZZ_TARGETS (default: all), after the variables are checked.
 fuzz-build: $(DEPS_STAMP)

@@ -1,9 +1,11 @@
 /* collide's benchmark driver: picks the suite (COLLIDE_BENCH_SUITE = smoke, quick, default,
  * full), registers every family's benchmarks for every supported backend, extends the JSON
- * context (compiler, flags, git revision, backends, TSC rate, suite), and hands over to Google
- * Benchmark's command line (--benchmark_filter, --benchmark_out, ...). */
+ * context (compiler, flags, git revision, backends, TSC rate, suite, the CPU's identity), and
+ * hands over to Google Benchmark's command line (--benchmark_filter, --benchmark_out, ...).
+ * `collide-bench --collide_machine_name` prints this machine's results folder name. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "bench_machine.h"
 #include "user_kernels.h"
 
 #include <stdio.h>
@@ -173,6 +175,13 @@ void bench_finish(gb_state *st, int64_t items, uint64_t tsc_ticks) {
 }
 
 int main(int argc, char **argv) {
+  /* The results folder's name for this machine (scripts/bench.sh asks here). */
+  if (argc == 2 && strcmp(argv[1], "--collide_machine_name") == 0) {
+    char name[256];
+    bench_machine_name(name, sizeof name);
+    printf("%s\n", name);
+    return 0;
+  }
   const char *suite = getenv("COLLIDE_BENCH_SUITE");
   if (suite != NULL && suite[0] != '\0') {
     bench_active_suite = NULL;
@@ -222,22 +231,8 @@ int main(int argc, char **argv) {
   gb_add_context("collide_compiler", COLLIDE_BENCH_CC);
   gb_add_context("collide_cflags", COLLIDE_BENCH_CFLAGS);
   gb_add_context("collide_git_revision", COLLIDE_BENCH_GIT_REV);
-  /* The CPU model: machines of one name can change model between runs. */
-  char model[160] = "unknown";
-  FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
-  if (cpuinfo != NULL) {
-    char line[256];
-    while (fgets(line, sizeof line, cpuinfo) != NULL)
-      if (strncmp(line, "model name", 10) == 0 && strchr(line, ':') != NULL) {
-        snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
-        model[strcspn(model, "\n")] = '\0';
-        break;
-      }
-    fclose(cpuinfo);
-  }
-  gb_add_context("collide_cpu_model", model);
-  const char *machine = getenv("COLLIDE_MACHINE");
-  gb_add_context("collide_machine", machine != NULL ? machine : "unnamed");
+  /* The CPU's identity: machines of one name can change CPU between runs. */
+  bench_machine_context();
   /* The suite's minimum time per benchmark, unless the command line sets one. */
   char min_time[64];
   snprintf(min_time, sizeof min_time, "--benchmark_min_time=%g", bench_active_suite->min_time);

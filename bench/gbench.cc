@@ -1,15 +1,20 @@
 // The C API of gbench.h over Google Benchmark 1.7 (libbenchmark-dev): thin forwarding, plus a
-// console reporter that shows progress ([k/N] name ... time, elapsed, ETA) and the budget.
+// reporter that shows progress ([k/N] name ... time, elapsed, ETA) and the budget: on stdout in
+// the console format, on stderr beside the JSON or CSV that --benchmark_format sends to stdout.
 #include "gbench.h"
 
 #include <benchmark/benchmark.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <fstream>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,16 +33,48 @@ struct Registration {
 };
 std::deque<Registration> registrations; // stable addresses: the lambdas keep pointers
 
+// Wall time per benchmark so far, summed and counted, for the ETA.
+struct Spent {
+  double seconds = 0;
+  long count = 0;
+};
+
 struct Progress {
   Clock::time_point start = Clock::now();
   Clock::time_point instance_start = Clock::now();
-  long total = 0;       // instances to run (COLLIDE_BENCH_TOTAL), 0 when unknown
+  long total = 0;       // instances to run (the plan's, or COLLIDE_BENCH_TOTAL), 0: unknown
   long started = 0;     // instances started so far
-  bool console = false; // progress lines on (the console format: not with JSON on stdout)
+  FILE *out = stdout;   // where progress lines go (stderr when stdout carries JSON/CSV)
   bool announce = true; // the next call of a benchmark function begins a new instance
   double budget = 0;    // seconds, 0 for none
   std::string label;    // what the budget is for (the suite)
+  std::vector<std::string> plan; // the instances' names in run order (COLLIDE_BENCH_PLAN)
+  std::string group;             // the running instance's group (family/variant)
+  std::map<std::string, Spent> by_group;
+  Spent all;
 } progress;
+
+// Benchmarks of one family/variant take similar times; families differ by 100x.
+std::string group_of(const std::string &name) {
+  const size_t first = name.find('/');
+  const size_t second = first == std::string::npos ? first : name.find('/', first + 1);
+  return name.substr(0, second);
+}
+
+// What is left: each planned instance not started yet at its group's mean wall time so far
+// (the mean of all instances for a group not reached yet). Without a plan, the mean of all
+// instances times their number.
+double eta_seconds() {
+  const double mean = progress.all.seconds / static_cast<double>(progress.all.count);
+  if (progress.plan.empty()) return mean * static_cast<double>(progress.total - progress.started);
+  double left = 0;
+  for (size_t i = static_cast<size_t>(progress.started); i < progress.plan.size(); i++) {
+    auto g = progress.by_group.find(group_of(progress.plan[i]));
+    left += g != progress.by_group.end() ? g->second.seconds / static_cast<double>(g->second.count)
+                                         : mean;
+  }
+  return left;
+}
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -82,58 +119,93 @@ void announce(const Registration &r, benchmark::State &st) {
   progress.instance_start = Clock::now();
   std::string name = r.name;
   for (size_t i = 0; i < r.arity; i++) name += "/" + std::to_string(st.range(i));
+  progress.group = group_of(name);
   if (progress.total > 0)
-    std::printf("[%*ld/%ld] %s ...", static_cast<int>(std::to_string(progress.total).size()),
-                progress.started, progress.total, name.c_str());
+    std::fprintf(progress.out, "[%*ld/%ld] %s ...",
+                 static_cast<int>(std::to_string(progress.total).size()), progress.started,
+                 progress.total, name.c_str());
   else
-    std::printf("[%ld] %s ...", progress.started, name.c_str());
-  std::fflush(stdout);
+    std::fprintf(progress.out, "[%ld] %s ...", progress.started, name.c_str());
+  std::fflush(progress.out);
 }
 
 // One line per benchmark: the announcement above, completed with its time per iteration,
 // items per second, the instance's wall time (setup and Google Benchmark's iteration search
-// included), the run's elapsed time and the ETA (the mean wall time so far, times what is left).
+// included), the run's elapsed time and the ETA (eta_seconds). With an inner reporter (JSON or
+// CSV on stdout) the context and the runs also go to it, and the lines go to stderr.
 class ProgressReporter : public benchmark::BenchmarkReporter {
 public:
+  explicit ProgressReporter(benchmark::BenchmarkReporter *inner) : inner_(inner) {}
+
   bool ReportContext(const Context &context) override {
+    if (inner_ != nullptr) return inner_->ReportContext(context);
     PrintBasicContext(&GetErrorStream(), context);
     return true;
   }
   void ReportRuns(const std::vector<Run> &runs) override {
+    FILE *out = progress.out;
     for (const Run &run : runs) {
       if (run.run_type == Run::RT_Aggregate) {
         if (run.aggregate_unit == benchmark::kTime)
-          std::printf("    %s %s\n", run.benchmark_name().c_str(),
-                      time_text(run.GetAdjustedRealTime(), run.time_unit).c_str());
+          std::fprintf(out, "    %s %s\n", run.benchmark_name().c_str(),
+                       time_text(run.GetAdjustedRealTime(), run.time_unit).c_str());
         continue;
       }
       if (run.error_occurred) {
-        std::printf(" skipped: %s\n", run.error_message.c_str());
+        std::fprintf(out, " skipped: %s\n", run.error_message.c_str());
         continue;
       }
-      std::printf(" %s", time_text(run.GetAdjustedRealTime(), run.time_unit).c_str());
+      const double wall = seconds_since(progress.instance_start);
+      Spent &group = progress.by_group[progress.group];
+      group.seconds += wall;
+      group.count++;
+      progress.all.seconds += wall;
+      progress.all.count++;
+      std::fprintf(out, " %s", time_text(run.GetAdjustedRealTime(), run.time_unit).c_str());
       auto items = run.counters.find("items_per_second");
       if (items != run.counters.end())
-        std::printf(", %sitems/s", rate_text(items->second.value).c_str());
+        std::fprintf(out, ", %sitems/s", rate_text(items->second.value).c_str());
       const double elapsed = seconds_since(progress.start);
-      std::printf("  [wall %.1f s; elapsed %s", seconds_since(progress.instance_start),
-                  clock_text(elapsed).c_str());
+      std::fprintf(out, "  [wall %.1f s; elapsed %s", wall, clock_text(elapsed).c_str());
       if (progress.total > 0 && progress.started > 0 && progress.started <= progress.total)
-        std::printf(", ETA %s", clock_text(elapsed / static_cast<double>(progress.started) *
-                                           static_cast<double>(progress.total - progress.started))
-                                    .c_str());
-      std::printf("]\n");
+        std::fprintf(out, ", ETA %s", clock_text(eta_seconds()).c_str());
+      std::fprintf(out, "]\n");
     }
-    std::fflush(stdout);
+    std::fflush(out);
     progress.announce = true;
+    if (inner_ != nullptr) inner_->ReportRuns(runs);
   }
+  void Finalize() override {
+    if (inner_ != nullptr) inner_->Finalize();
+  }
+
+private:
+  benchmark::BenchmarkReporter *inner_;
 };
 
-bool console_format(int argc, char **argv) {
+// The value of --NAME=value on the command line (the last one, as Google Benchmark takes it),
+// or nullptr. Read before benchmark::Initialize, which removes the flags it knows.
+const char *flag_value(int argc, char **argv, const char *name) {
+  const size_t n = std::strlen(name);
+  const char *value = nullptr;
   for (int i = 1; i < argc; i++)
-    if (std::strncmp(argv[i], "--benchmark_format=", 19) == 0)
-      return std::strcmp(argv[i] + 19, "console") == 0;
-  return true;
+    if (std::strncmp(argv[i], "--", 2) == 0 && std::strncmp(argv[i] + 2, name, n) == 0 &&
+        argv[i][2 + n] == '=')
+      value = argv[i] + 3 + n;
+  return value;
+}
+
+// The planned instances, one name a line (the --benchmark_list_tests output of the same
+// command line), so that the ETA can weigh what is left by family.
+void read_plan(const char *path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "gbench: COLLIDE_BENCH_PLAN=%s: cannot read it: %s\n", path,
+                 std::strerror(errno));
+    return;
+  }
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) progress.plan.push_back(line);
 }
 
 } // namespace
@@ -157,7 +229,7 @@ gb_benchmark *gb_register(const char *name, gb_fn fn, void *user) {
   Registration *r = &registrations.emplace_back();
   r->name = name;
   r->benchmark = benchmark::RegisterBenchmark(name, [fn, user, r](benchmark::State &state) {
-    if (progress.console && progress.announce) announce(*r, state);
+    if (progress.announce) announce(*r, state);
     gb_state s{&state};
     fn(&s, user);
   });
@@ -229,20 +301,43 @@ void gb_set_budget(double seconds, const char *label) {
 }
 
 int gb_main(int *argc, char **argv) {
+  // Read before Initialize removes them from argv.
+  const char *format_flag = flag_value(*argc, argv, "benchmark_format");
+  const std::string format = format_flag != nullptr ? format_flag : "console";
+  const char *filter_flag = flag_value(*argc, argv, "benchmark_filter");
+  const std::string filter = filter_flag != nullptr ? filter_flag : "";
+  if (format != "console" && format != "json" && format != "csv") {
+    std::fprintf(stderr, "%s: --benchmark_format=%s: use console, json or csv\n", argv[0],
+                 format.c_str());
+    return 2;
+  }
   benchmark::Initialize(argc, argv);
   if (benchmark::ReportUnrecognizedArguments(*argc, argv)) return 2;
   const char *total = std::getenv("COLLIDE_BENCH_TOTAL");
   progress.total = total != nullptr ? std::strtol(total, nullptr, 10) : 0;
+  const char *plan = std::getenv("COLLIDE_BENCH_PLAN");
+  if (plan != nullptr && plan[0] != '\0') read_plan(plan);
+  if (!progress.plan.empty()) progress.total = static_cast<long>(progress.plan.size());
   progress.start = Clock::now();
-  size_t ran;
-  progress.console = console_format(*argc, argv);
-  if (progress.console) {
-    ProgressReporter reporter;
-    ran = benchmark::RunSpecifiedBenchmarks(&reporter);
-  } else {
-    ran = benchmark::RunSpecifiedBenchmarks();
+  std::unique_ptr<benchmark::BenchmarkReporter> inner;
+  if (format == "json") {
+    inner.reset(new benchmark::JSONReporter);
+  } else if (format == "csv") {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    inner.reset(new benchmark::CSVReporter); // deprecated upstream, still what the flag asks
+#pragma GCC diagnostic pop
   }
+  progress.out = inner ? stderr : stdout;
+  ProgressReporter reporter(inner.get());
+  const size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  if (ran == 0) {
+    std::fprintf(stderr, "%s: no benchmark matches --benchmark_filter=%s", argv[0], filter.c_str());
+    if (!progress.label.empty()) std::fprintf(stderr, " in suite '%s'", progress.label.c_str());
+    std::fprintf(stderr, "\n");
+    return 1;
+  }
   const double elapsed = seconds_since(progress.start);
   std::fprintf(stderr, "%zu benchmarks in %s", ran, clock_text(elapsed).c_str());
   if (progress.budget > 0) {
@@ -252,7 +347,7 @@ int gb_main(int *argc, char **argv) {
       std::fprintf(stderr, ": OVER BUDGET by %s", clock_text(elapsed - progress.budget).c_str());
   }
   std::fprintf(stderr, "\n");
-  return ran > 0 ? 0 : 1;
+  return 0;
 }
 
 } // extern "C"

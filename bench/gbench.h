@@ -79,11 +79,14 @@ void gb_add_context(const char *key, const char *value);
 /* The run's time budget in seconds (0: none) and what it is for, printed with the run's total
  * time at the end (and "OVER BUDGET" when it was exceeded). */
 void gb_set_budget(double seconds, const char *label);
-/* Initializes from the command line, rejects unknown options (returns 2), runs the
- * benchmarks the filter selects, shuts down; returns 0, or 1 if none ran. In the console
- * format each benchmark gets one line: "[k/N] name ..." when it starts (N from the environment
- * variable COLLIDE_BENCH_TOTAL, when set), then its time, items per second, its wall time, the
- * run's elapsed time and an ETA. */
+/* Initializes from the command line, rejects unknown options and formats (returns 2), runs
+ * the benchmarks the filter selects, shuts down; returns 0, or 1 (and says so) if the filter
+ * matches none. Each benchmark gets one progress line: "[k/N] name ..." when it starts (N: the
+ * number of names in the file COLLIDE_BENCH_PLAN, one a line, or COLLIDE_BENCH_TOTAL), then its
+ * time, items per second, its wall time, the run's elapsed time and an ETA (the planned
+ * benchmarks left, each at the mean wall time of its family/variant so far). The lines go to
+ * stdout in the console format, to stderr with --benchmark_format=json or csv (stdout then
+ * carries only that format); --benchmark_out and --benchmark_out_format work as upstream. */
 int gb_main(int *argc, char **argv);
 
 /* Keep a value (and what it points to) alive and observed; a compiler barrier for memory. */

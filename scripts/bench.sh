@@ -1,57 +1,128 @@
 #!/usr/bin/env bash
 # Runs the benchmark binary on one suite, writes its Google Benchmark JSON atomically (a
-# temporary file renamed at the end: an interrupted run leaves nothing half-written), then
-# writes its report.
+# temporary file given its name at the end: an interrupted run leaves nothing half-written),
+# then writes its report.
 #   scripts/bench.sh BINARY [SUITE] [extra --benchmark_* options]
 # SUITE: smoke, quick (<= 2 min on 2 cores), default (<= 10 min), full (everything).
-# A complete default or full run (no --benchmark_filter) goes to results/<machine>/ and
-# regenerates results/REPORT.md and results/plots/ (from the newest complete run per machine).
-# Any other run (quick, smoke, filtered) goes to results/<machine>/partial/ with its own report
-# beside its JSON (<name>.md, <name>-plots/), and leaves the committed report alone.
+# A complete default or full run (no --benchmark_filter) of a binary built from a clean tree,
+# run in a clean tree, goes to results/<machine>/ and regenerates results/REPORT.md and
+# results/plots/ (the newest complete run of every machine, side by side). Any other run (quick,
+# smoke, filtered, or with uncommitted changes) goes to results/<machine>/partial/ with its own
+# report beside its JSON (<name>.md, <name>-plots/), and leaves the committed report alone.
+# <machine> is the binary's name for this CPU (collide-bench --collide_machine_name;
+# COLLIDE_MACHINE overrides it). COLLIDE_RESULTS: another folder instead of results/.
+# Two runs at once never share a file name (the second takes <name>-2.json, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?usage: scripts/bench.sh BINARY [SUITE] [options]}
 suite=${2:-default}
 shift $(($# >= 2 ? 2 : 1))
 python=${PYTHON:-/usr/bin/python3}
+results=${COLLIDE_RESULTS:-results}
 
 case $suite in
   smoke | quick | default | full) ;;
   *) echo "bench: BENCH=$suite: not a suite; use quick (2 min), default (10 min) or full" >&2; exit 2 ;;
 esac
-complete=no
-if [ "$suite" = default ] || [ "$suite" = full ]; then complete=yes; fi
+complete=yes
+[ "$suite" = default ] || [ "$suite" = full ] || complete=no
+filtered=no
 for arg in "$@"; do
-  case $arg in --benchmark_filter=*) complete=no ;; esac
+  case $arg in --benchmark_filter=*) complete=no filtered=yes ;; esac
 done
 
-machine=$(bash scripts/machine-name.sh)
-rev=$(git rev-parse --short HEAD 2>/dev/null || echo norev)
-git diff --quiet HEAD -- core bench 2>/dev/null || rev="$rev-dirty"
-dir=results/$machine
-[ "$complete" = yes ] || dir=$dir/partial
-mkdir -p "$dir"
-stamp=$(date -u +%Y%m%d-%H%M%S)-$rev
-[ "$complete" = yes ] || stamp=$stamp-$suite
-out=$dir/$stamp.json
-tmp=$(mktemp "$dir/.partial.XXXXXX")
-trap 'rm -f "$tmp"' EXIT
+work=$(mktemp -d "${TMPDIR:-/tmp}/collide-bench.XXXXXX")
+tmp=
+cleanup() { rm -rf "$work"; [ -z "$tmp" ] || rm -f "$tmp"; }
+trap cleanup EXIT
 trap 'echo; echo "bench: interrupted; nothing written (the partial results were removed)" >&2; exit 130' INT TERM
 
-total=$(COLLIDE_BENCH_SUITE=$suite "$bin" --benchmark_list_tests=true "$@" 2>/dev/null | wc -l)
-[ "$total" -gt 0 ] || { echo "bench: no benchmark matches: $*" >&2; exit 2; }
-echo "bench: suite '$suite', $total benchmarks, machine '$machine' -> $out"
-COLLIDE_BENCH_SUITE=$suite COLLIDE_MACHINE=$machine COLLIDE_BENCH_TOTAL=$total "$bin" \
-  --benchmark_out="$tmp" --benchmark_out_format=json "$@"
-chmod 0644 "$tmp"
-mv "$tmp" "$out"
-trap - EXIT INT TERM
+# A step of the binary's that must work: on failure its own messages and exit status.
+run_step() {
+  local what=$1 rc=0
+  shift
+  "$@" > "$work/out" 2> "$work/err" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    cat "$work/err" >&2
+    echo "bench: $what failed (exit $rc): $bin $suite ${extra[*]}" >&2
+    exit "$rc"
+  fi
+}
+extra=("$@")
+
+run_step "naming this machine" "$bin" --collide_machine_name
+machine=$(cat "$work/out")
+run_step "listing the benchmarks of suite '$suite'" env COLLIDE_BENCH_SUITE="$suite" "$bin" \
+  --benchmark_list_tests=true "$@"
+mv "$work/out" "$work/plan"
+total=$(wc -l < "$work/plan")
+if [ "$total" -eq 0 ]; then
+  echo "bench: no benchmark of suite '$suite' matches: $*" >&2
+  exit 2
+fi
+
+mkdir -p "$results"
+tmp=$(mktemp "$results/.run.XXXXXX")
+stamp=$(date -u +%Y%m%d-%H%M%S)
+echo "bench: suite '$suite', $total benchmarks, machine '$machine'"
+rc=0
+COLLIDE_BENCH_SUITE=$suite COLLIDE_MACHINE=$machine COLLIDE_BENCH_PLAN=$work/plan "$bin" \
+  --benchmark_out="$tmp" --benchmark_out_format=json "$@" || rc=$?
+if [ "$rc" -ne 0 ]; then
+  echo "bench: the benchmark run failed (exit $rc); nothing written" >&2
+  exit "$rc"
+fi
+
+# Only a binary built from a committed tree, run in that tree, may update the committed report.
+rev=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["context"].get("collide_git_revision", "unknown"))' "$tmp")
+dirty=
+case $rev in
+  *-dirty) dirty="the binary was built from uncommitted changes (revision $rev)" ;;
+  unknown) dirty="the binary does not know its git revision" ;;
+esac
+if changes=$(git status --porcelain --untracked-files=no -- . ':(exclude)results' 2> "$work/err"); then
+  [ -z "$changes" ] || dirty="the working tree has uncommitted changes: $(echo "$changes" | tr '\n' ' ')"
+else
+  dirty="git cannot tell whether the tree is clean: $(cat "$work/err")"
+fi
+if [ "$complete" = yes ] && [ -n "$dirty" ]; then
+  complete=no
+  echo "bench: $dirty" >&2
+  echo "bench: so this run is kept under partial/ with its own report; commit, then run again" \
+    "to update $results/REPORT.md" >&2
+fi
+
+dir=$results/$machine
+[ "$complete" = yes ] || dir=$dir/partial
+mkdir -p "$dir"
+base=$stamp-$rev
+[ "$complete" = yes ] || base=$base-$suite
+# Claim a free name atomically (a hard link fails if the name exists): concurrent runs of one
+# clone, started in the same second, keep both results.
+name=$base
+for i in $(seq 2 100); do
+  if ln -T "$tmp" "$dir/$name.json" 2> "$work/err"; then break; fi
+  [ -e "$dir/$name.json" ] || { cat "$work/err" >&2; exit 1; }
+  name=$base-$i
+done
+[ -e "$dir/$name.json" ] && [ "$dir/$name.json" -ef "$tmp" ] ||
+  { echo "bench: no free file name for $dir/$base.json" >&2; exit 1; }
+chmod 0644 "$dir/$name.json"
+rm -f "$tmp"
+tmp=
+trap - INT TERM
+out=$dir/$name.json
 echo "bench: wrote $out"
 
 if [ "$complete" = yes ]; then
-  "$python" scripts/report.py
+  "$python" scripts/report.py --results "$results"
 else
-  "$python" scripts/report.py --input "$out" --output "$dir/$stamp.md" --plots "$dir/$stamp-plots"
-  echo "bench: this was a $suite$( [ "$suite" = default ] || [ "$suite" = full ] && echo ', filtered') run:" \
-    "results/REPORT.md is left as it is (only a complete default or full run replaces it)"
+  "$python" scripts/report.py --input "$out" --output "$dir/$name.md" --plots "$dir/$name-plots"
+  why="a $suite run"
+  [ "$filtered" = no ] || why="a filtered $suite run"
+  if [ "$filtered" = no ] && [ -n "$dirty" ] && { [ "$suite" = default ] || [ "$suite" = full ]; }; then
+    why="a $suite run with uncommitted changes"
+  fi
+  echo "bench: this was $why: $results/REPORT.md is left as it is (only a complete default or" \
+    "full run from a clean tree replaces it)"
 fi

@@ -3,7 +3,7 @@ per algorithm and scene, working memory, crossovers with brute force, and the bo
 scene next to the published series."""
 import os
 
-from report_util import fmt, plt, save_figure, series_style, verdict
+from report_util import fmt, place_legend, plt, readable_log_axes, save_figure, series_style, verdict
 
 PUBLISHED_BOXPRUNE = {10000: 2413, 100000: 182715}  # K-cycles, best published (see README)
 BROADPHASE_TARGETS = {10000: 1200, 100000: 90000}  # K-cycles
@@ -49,8 +49,9 @@ def _plot_scene(rows, peer_rows, scene, out_dir, machine):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("N (boxes)")
+        readable_log_axes(ax)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        place_legend(ax, fontsize=7)
     axes[0][0].set_ylabel("TSC cycles per run (all pairs)")
     fig.suptitle(f"broadphase — {machine}", fontsize=10)
     return save_figure(fig, os.path.join(out_dir, f"broadphase-{scene}"))

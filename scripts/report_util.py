@@ -1,10 +1,13 @@
 """Helpers shared by report.py and its section modules: number formatting and figures
 (matplotlib on the Agg backend, SVG output made deterministic so plots only change with data)."""
+import math
+
 import matplotlib
 
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "collide"
 import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported)
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 
 def fmt(x, digits=2):
@@ -46,11 +49,71 @@ def series_style(i):
     return {"color": _COLORS[i % 10], "linestyle": _LINES[(i // 10) % 4], "marker": _MARKERS[(i // 10 + i) % 6]}
 
 
+def count_text(x, _pos=None):
+    """A tick of a count: 16, 256, 4k (4096), 64k, 1M (1048576) on powers of two; 10k, 2.5M,
+    1G ... otherwise."""
+    if x <= 0:
+        return ""
+    for scale, binary, unit in ((1 << 30, 1e9, "G"), (1 << 20, 1e6, "M"), (1 << 10, 1e3, "k")):
+        if x >= scale and x % scale == 0:
+            return f"{x / scale:g}{unit}"
+        if x >= binary:
+            return f"{x / binary:.3g}{unit}"
+    return f"{x:.3g}"
+
+
+def readable_log_axes(ax):
+    """Log axes labelled in plain numbers (4k, 1M, 2.5G) rather than powers of ten; the ticks
+    themselves are chosen when the figure is saved (_log_ticks), once the data is in."""
+    for axis in (ax.xaxis, ax.yaxis):
+        if axis.get_scale() == "log":
+            axis.set_major_formatter(FuncFormatter(count_text))
+            axis.set_minor_formatter(NullFormatter())
+
+
+def _log_ticks(fig):
+    """Labelled ticks on base-10 log axes that read: at 1, 2 and 5 of every decade over a short
+    range (under two decades: otherwise no tick or one might be labelled), 1 and 3 over a few,
+    decades only over a wide one."""
+    for ax in fig.axes:
+        for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            if axis.get_scale() != "log" or axis.get_transform().base != 10:
+                continue
+            low, high = sorted(limits)
+            decades = math.log10(high / low) if low > 0 else 99
+            subs = (1.0, 2.0, 5.0) if decades < 2 else (1.0, 3.0) if decades < 4 else (1.0,)
+            axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=40))
+
+
+def place_legend(ax, fontsize=8):
+    """The legend beside the axes (right of them), where it covers no line."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
+def _mark_single_points(fig):
+    """A series of one point is a line of no length: draw it as a large marker."""
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            if len(line.get_xdata()) == 1:
+                line.set_linestyle("none")
+                if line.get_marker() in (None, "None", "none", ""):
+                    line.set_marker("o")
+                line.set_markersize(max(8.0, line.get_markersize()))
+
+
+WRITTEN = []  # the figures written (their bases), for report.py to clear out stale ones
+
+
 def save_figure(fig, base):
-    """Writes base.svg and base.png, closes the figure, returns base."""
+    """Writes base.svg and base.png (the legends beside the axes included), closes the figure,
+    returns base."""
+    WRITTEN.append(base)
+    _mark_single_points(fig)
+    _log_ticks(fig)
     fig.tight_layout()
-    fig.savefig(base + ".svg", metadata={"Date": None})
-    fig.savefig(base + ".png", dpi=110)
+    fig.savefig(base + ".svg", metadata={"Date": None}, bbox_inches="tight")
+    fig.savefig(base + ".png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     return base
 
@@ -60,9 +123,10 @@ def finish_loglog(fig, ax, base, xlabel, ylabel, title):
     base.png) and returns base."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    readable_log_axes(ax)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    place_legend(ax)
     return save_figure(fig, base)

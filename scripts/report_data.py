@@ -1,0 +1,127 @@
+"""The benchmark data the report reads (report.py and its sections): loading runs, the table of
+one run by family/variant/scene, backend kinds and order, speedups, and the targets."""
+import glob
+import json
+import os
+import sys
+
+# The targets of the benchmark issue: (family, variant, scene, N, backend, minimum speedup).
+TARGETS = [
+    ("aabb2", "soa", "uniform", 4096, "avx2", 6.0),
+    ("aabb2", "soa", "uniform", 4096, "avx512", 10.0),
+    ("aabb2", "soa", "fixed", 4096, "avx2", 6.0),
+    ("aabb2", "soa", "fixed", 4096, "avx512", 10.0),
+    ("mtd", "batch", "uniform", 4096, "avx2", 4.0),
+    ("sprite", "count", "noise50", 256, "avx2", 6.0),
+    ("sprite", "count", "noise50", 256, "avx512", 10.0),
+    ("sweep", "spheres", "uniform", 4096, "avx2", 5.0),
+    ("sweep", "spheres", "uniform", 4096, "avx512", 8.0),
+]
+# The headline rows of the machines-side-by-side table: what the fastest native backend buys
+# over scalar, per kernel, at one size.
+HEADLINES = [
+    ("aabb2", "soa", "uniform", 4096),
+    ("aabb3", "soa", "uniform", 4096),
+    ("mtd", "batch", "uniform", 4096),
+    ("sprite", "count", "noise50", 256),
+    ("mask", "count", "noise50", 256),
+    ("sweep", "spheres", "uniform", 4096),
+    ("circle", "squared", "uniform", 4096),
+]
+ABSOLUTE_TARGETS = [  # max TSC cycles per box
+    ("aabb2", "soa", "uniform", 4096, "avx512", 0.3),
+    ("aabb2", "soa", "fixed", 4096, "avx512", 0.3),
+]
+
+# Families with pixels as items (side = argument), and families reported in their own section
+# only (report_broadphase.py, report_pixels.py, report_dynamics.py) rather than per backend.
+PIXEL_FAMILIES = ("sprite", "mask")
+SEPARATE_SECTIONS = ("broadphase", "move", "sim", "circlestat", "sweepstat")
+
+
+def cycles(table, key, backend, n):
+    try:
+        return table[key][backend][n]["tsc_cycles_per_item"]
+    except KeyError:
+        return None
+
+
+def load_runs(paths):
+    runs = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            sys.exit(f"report: {path}: not a Google Benchmark JSON file: {e}")
+        if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+            sys.exit(f"report: {path}: not a Google Benchmark JSON file (no \"benchmarks\" list)")
+        runs.append((path, data))
+    return runs
+
+
+def complete_run(data):
+    """A default or full run with no filter: the only kind that may replace REPORT.md."""
+    ctx = data.get("context", {})
+    return ctx.get("collide_suite") in ("default", "full") and ctx.get("collide_filter", "") in ("", ".", ".*")
+
+
+def newest_per_machine(results_dir):
+    """The newest complete run of every machine (results/<machine>/*.json; file names start with
+    the UTC date). Runs under results/<machine>/partial/ are never taken."""
+    paths = []
+    for machine_dir in sorted(glob.glob(os.path.join(results_dir, "*"))):
+        if not os.path.isdir(machine_dir) or os.path.basename(machine_dir) == "plots":
+            continue
+        for path in sorted(glob.glob(os.path.join(machine_dir, "*.json")), reverse=True):
+            if complete_run(load_runs([path])[0][1]):
+                paths.append(path)
+                break
+    return paths
+
+
+def table_of(data):
+    """{(family, variant, scene): {backend: {N: benchmark}}} from one run."""
+    table = {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred"):
+            continue
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "mean":
+            continue
+        name = b.get("run_name", b["name"])
+        parts = name.split("/")
+        if len(parts) == 6 and parts[5].startswith("iterations:"):
+            parts = parts[:5]  # benchmarks with a fixed iteration count
+        if len(parts) == 4 and parts[1].startswith("peer-"):
+            parts.insert(2, "")  # peer engines: broadphase/peer-<engine>-<structure>/<scene>/N
+        if len(parts) != 5:
+            continue
+        family, variant, backend, scene, n = parts
+        table.setdefault((family, variant, scene), {}).setdefault(backend, {})[int(n)] = b
+    return table
+
+
+def backend_kinds(context):
+    """{backend: kind} ("native", "reference", "compiler", "emulated", "user") as the run
+    recorded it (collide_backend_kinds, parallel to collide_backends). Runs recorded before
+    the kinds were: the built-in naming (scalar, autovec, "<native>-emu") gives them."""
+    names = [b for b in context.get("collide_backends", "").split(",") if b]
+    kinds = [k for k in context.get("collide_backend_kinds", "").split(",") if k]
+    if len(kinds) == len(names):
+        return dict(zip(names, kinds))
+    legacy = {"scalar": "reference", "autovec": "compiler"}
+    return {b: legacy.get(b, "emulated" if b.endswith("-emu") else "native") for b in names}
+
+
+def backend_order(context, present):
+    listed = context.get("collide_backends", "").split(",")
+    order = [b for b in listed if b in present]
+    return order + sorted(b for b in present if b not in order)
+
+
+def speedup(table, key, backend, n):
+    rows = table.get(key, {})
+    try:
+        return rows[backend][n]["items_per_second"] / rows["scalar"][n]["items_per_second"]
+    except (KeyError, ZeroDivisionError):
+        return None

@@ -1,0 +1,101 @@
+"""Which machine each run was made on, and the runs side by side (report.py): one column per
+machine with its CPU's identity, every target and the headline speedups."""
+import os
+import re
+import subprocess
+
+from report_data import (ABSOLUTE_TARGETS, HEADLINES, PIXEL_FAMILIES, TARGETS, backend_kinds, cycles, speedup,
+                         table_of)
+from report_util import fmt, times, verdict
+
+def machine_labels(runs):
+    """One label per run: its machine's name (collide_machine, else its folder), with the file
+    name added where two runs share a machine."""
+    names = [d.get("context", {}).get("collide_machine") or os.path.basename(os.path.dirname(os.path.abspath(p)))
+             for p, d in runs]
+    return [n if names.count(n) == 1 else f"{n} ({os.path.splitext(os.path.basename(p))[0]})"
+            for n, (p, _) in zip(names, runs)]
+
+
+def cpu_identity(ctx):
+    """Vendor, family, model, stepping and microcode as the run recorded them, or None for runs
+    made before the identity was recorded."""
+    if "collide_cpu_family" not in ctx:
+        return None
+    return (f"{ctx.get('collide_cpu_vendor') or '?'} family {ctx.get('collide_cpu_family') or '?'} model "
+            f"{ctx.get('collide_cpu_model_number') or '?'} stepping {ctx.get('collide_cpu_stepping') or '?'}, "
+            f"microcode {ctx.get('collide_cpu_microcode') or '?'}")
+
+
+def revision_text(ctx):
+    rev = ctx.get("collide_git_revision", "?")
+    return f"`{rev}`" + (" (built from uncommitted changes)" if rev.endswith("-dirty") else "")
+
+
+def uncommitted_changes():
+    """None when the tree the report is written from has no uncommitted changes to tracked files
+    outside results/, else what git says (or why git could not tell)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                              ":(exclude)results"], cwd=root, capture_output=True, text=True)
+    except OSError as e:
+        return f"git could not be run: {e}"
+    if out.returncode != 0:
+        return f"git could not tell: {out.stderr.strip()}"
+    changed = [line[3:] for line in out.stdout.splitlines() if line.strip()]
+    return ", ".join(changed) if changed else None
+
+
+def best_native(table, kinds, key, n):
+    """The fastest native backend's speedup over scalar at N, and its name (None, None if none ran)."""
+    best = (None, None)
+    for backend in table.get(key, {}):
+        got = speedup(table, key, backend, n) if kinds.get(backend) == "native" else None
+        if got is not None and (best[0] is None or got > best[0]):
+            best = (got, backend)
+    return best
+
+
+def machines_section(runs, labels):
+    """The runs side by side: one column per machine, its CPU, then every target and the headline
+    speedups (each from that machine's own run)."""
+    tables = [table_of(d) for _, d in runs]
+    ctxs = [d.get("context", {}) for _, d in runs]
+    kinds = [backend_kinds(c) for c in ctxs]
+
+    def row(title, cells):
+        return f"| {title} | " + " | ".join(cells) + " |"
+
+    lines = ["## Machines side by side", "",
+             "Each column is one machine's run (its own section below); every ratio is within that run.", "",
+             "| | " + " | ".join(f"`{label}`" for label in labels) + " |", "|---" * (len(labels) + 1) + "|"]
+    lines.append(row("CPU", [c.get("collide_cpu_model", "not recorded") for c in ctxs]))
+    lines.append(row("CPU identity", [cpu_identity(c) or "not recorded" for c in ctxs]))
+    lines.append(row("TSC, logical CPUs", [f"{c.get('collide_tsc_ghz', '?')} GHz, {c.get('num_cpus', '?')}" for c in ctxs]))
+    lines.append(row("run", [f"{c.get('date', '?')[:10]}, {revision_text(c)}, suite `{c.get('collide_suite', '?')}`"
+                             for c in ctxs]))
+    for family, variant, scene, n, backend, need in TARGETS:
+        cells = []
+        for table in tables:
+            got = speedup(table, (family, variant, scene), backend, n)
+            cells.append(f"{times(got)} {verdict(got, got is not None and got >= need)}" if got is not None else "not measured")
+        lines.append(row(f"target: {family}/{variant}/{scene} {n}, {backend} ≥ {need:g}x scalar", cells))
+    for family, variant, scene, n, backend, limit in ABSOLUTE_TARGETS:
+        cells = []
+        for table in tables:
+            got = cycles(table, (family, variant, scene), backend, n)
+            cells.append(f"{fmt(got, 3)} {verdict(got, got is not None and got <= limit)}" if got is not None else "not measured")
+        lines.append(row(f"target: {family}/{variant}/{scene} {n}, {backend} ≤ {limit:g} TSC cycles/item", cells))
+    for family, variant, scene, n in HEADLINES:
+        cells = []
+        for table, k in zip(tables, kinds):
+            got, backend = best_native(table, k, (family, variant, scene), n)
+            cells.append("–" if got is None else f"{times(got)} ({backend})")
+        unit = "side" if family in PIXEL_FAMILIES else "N"
+        lines.append(row(f"fastest native ÷ scalar: {family}/{variant}/{scene}, {unit} {n}", cells))
+    return lines + [""]
+
+
+def plot_folder(label):
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-") or "machine"
