@@ -66,6 +66,11 @@ BENCH ?= default
 
 DEPS_STAMP := build/.deps-installed
 LIB := $(O)/libcollide.a
+# The release's version; the shared library's soname carries its first number.
+VERSION := 0.1.0
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
+SONAME := libcollide.so.$(SOVERSION)
+SHLIB := $(O)/libcollide.so.$(VERSION)
 TESTBIN := $(O)/collide-tests
 
 CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c)
@@ -152,16 +157,25 @@ FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
 .PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
-  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check
+  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check \
+  help
 .DEFAULT_GOAL := all
 
 all: lib
-lib: $(LIB)
+lib: $(LIB) $(SHLIB)
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The shared library: the same objects, its soname carrying the major version, exporting only
+# the public col_ API (scripts/libcollide.map). -z defs: every symbol it needs is named (-lm);
+# sanitized builds leave their runtime to the program, so they skip that check.
+$(SHLIB): $(CORE_OBJ) scripts/libcollide.map
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/libcollide.map \
+	  $(if $(SANITIZE),,-Wl,-z,defs) $(CORE_OBJ) -lm -o $@
 
 $(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags
 	@mkdir -p $(@D)
@@ -420,39 +434,59 @@ format:
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c
 
-# Use from another project: header, static library (-fPIC) and pkg-config file under PREFIX.
+# Use from another project: the headers, libcollide.a (-fPIC), libcollide.so.$(VERSION) with its
+# soname and development links, a pkg-config file and a CMake package, under PREFIX (made
+# absolute: the pkg-config file names it). DESTDIR stages the tree elsewhere (packaging).
 PREFIX ?= /usr/local
 DESTDIR ?=
-VERSION := 0.1.0
+ifneq ($(filter install uninstall install-check,$(MAKECMDGOALS)),)
+ifeq ($(strip $(PREFIX)),)
+$(error PREFIX is empty: give the folder to install into, e.g. PREFIX=$$HOME/.local)
+endif
+ifneq ($(findstring ~,$(PREFIX)),)
+$(error PREFIX=$(PREFIX): write the home folder as $$HOME, make does not expand ~)
+endif
+endif
+PREFIX_ABS := $(abspath $(PREFIX))
+DEST := $(DESTDIR)$(PREFIX_ABS)
+POINTER_BYTES = $(shell $(CC) -dM -E - </dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
+PUBLIC_HEADERS := $(notdir $(wildcard core/include/collide/*.h))
+# Every file install writes (uninstall removes exactly these, then the two folders of its own
+# if they are left empty).
+INSTALLED := $(DEST)/include/collide.h $(PUBLIC_HEADERS:%=$(DEST)/include/collide/%) \
+  $(DEST)/lib/libcollide.a $(DEST)/lib/libcollide.so.$(VERSION) $(DEST)/lib/$(SONAME) \
+  $(DEST)/lib/libcollide.so $(DEST)/lib/pkgconfig/collide.pc \
+  $(DEST)/lib/cmake/collide/collideConfig.cmake $(DEST)/lib/cmake/collide/collideConfigVersion.cmake
+INSTALL_SUBST := -e 's|@PREFIX@|$(PREFIX_ABS)|g' -e 's|@VERSION@|$(VERSION)|g' \
+  -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@POINTER_BYTES@|$(POINTER_BYTES)|g'
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include/collide $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 0644 core/include/collide.h $(DESTDIR)$(PREFIX)/include/collide.h
-	install -m 0644 core/include/collide/*.h $(DESTDIR)$(PREFIX)/include/collide/
-	install -m 0644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcollide.a
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/collide.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
-	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
+	install -d $(DEST)/include/collide $(DEST)/lib/pkgconfig $(DEST)/lib/cmake/collide
+	install -m 0644 core/include/collide.h $(DEST)/include/collide.h
+	install -m 0644 $(PUBLIC_HEADERS:%=core/include/collide/%) $(DEST)/include/collide/
+	install -m 0644 $(LIB) $(DEST)/lib/libcollide.a
+	install -m 0755 $(SHLIB) $(DEST)/lib/libcollide.so.$(VERSION)
+	ln -sfn libcollide.so.$(VERSION) $(DEST)/lib/$(SONAME)
+	ln -sfn $(SONAME) $(DEST)/lib/libcollide.so
+	sed $(INSTALL_SUBST) scripts/collide.pc.in > $(DEST)/lib/pkgconfig/collide.pc
+	sed $(INSTALL_SUBST) scripts/collideConfig.cmake.in > $(DEST)/lib/cmake/collide/collideConfig.cmake
+	sed $(INSTALL_SUBST) scripts/collideConfigVersion.cmake.in \
+	  > $(DEST)/lib/cmake/collide/collideConfigVersion.cmake
+	chmod 0644 $(DEST)/lib/pkgconfig/collide.pc $(DEST)/lib/cmake/collide/*.cmake
+	@echo "install: collide $(VERSION) in $(DEST); programs find libcollide.so.$(SOVERSION) at run time" \
+	  "through ldconfig (system folders), LD_LIBRARY_PATH or an rpath"
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/include/collide.h $(DESTDIR)$(PREFIX)/lib/libcollide.a \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
-	rm -rf $(DESTDIR)$(PREFIX)/include/collide
+	rm -f $(INSTALLED)
+	@for d in $(DEST)/include/collide $(DEST)/lib/cmake/collide; do \
+	  if [ -d "$$d" ]; then rmdir "$$d" || { echo "uninstall: $$d holds files collide did not install: left"; exit 1; }; fi; \
+	done
 
-# The example of using collide from another project, built against an installed copy (in a
-# scratch prefix) through pkg-config, as a user would, and run. Part of make test.
+# Install into a scratch prefix (given relative, as a user might), then build and run
+# core/examples/use-installed against it as another project would: pkg-config (shared and
+# --static) and CMake's find_package; then uninstall and check that nothing is left. Part of
+# make test.
 install-check:
-	@rm -rf build/install-check
-	@$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/build/install-check/prefix >/dev/null
-	@cd core/examples/use-installed && PKG_CONFIG_PATH=$(CURDIR)/build/install-check/prefix/lib/pkgconfig \
-	  $(MAKE) --no-print-directory -s OUT=$(CURDIR)/build/install-check
-	@build/install-check/example > build/install-check/example.out
-	@grep -q '^mtd (-32, 0) hit 1$$' build/install-check/example.out || \
-	  { echo "install-check: FAILED:"; cat build/install-check/example.out; exit 1; }
-	@$(CC) -shared -o build/install-check/libwhole.so -Wl,--whole-archive \
-	  build/install-check/prefix/lib/libcollide.a -Wl,--no-whole-archive -lm || \
-	  { echo "install-check: FAILED: libcollide.a cannot go into a shared library (-fPIC)"; exit 1; }
-	@echo "install-check: example built with pkg-config against make install's copy, and the"\
-	  "whole static library linked into a shared one: ok"
+	@bash scripts/install-check.sh "$(MAKE)" "$(CC)" build/install-check
 
 # Nothing may be mounted under build/ (scripts/check-bare-debian.sh mounts /proc, /sys and /dev
 # in its root while it runs); rm never crosses into another file system anyway.
