@@ -1,8 +1,8 @@
 # collide — one entry point. `make` builds the library, `make test` runs the unit suite
 # (plain and under ASan+UBSan), `make bench` runs the benchmarks. See README.md.
 #
-# Overridable: CC, CFLAGS, O (build folder), PYTHON, COLLIDE_BACKEND (test one backend only),
-# USER_KERNELS / USER_CFLAGS (your own kernels in every test, fuzzer and benchmark; README).
+# `make help` lists the targets and every variable a user can set, with their defaults (its
+# text is near the end of this file: keep it true when a target or variable changes).
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -345,23 +345,40 @@ check-env: $(TESTBIN)
 	  echo "check-env: unknown COLLIDE_BACKEND rejected with exit 2: ok"; \
 	else echo "check-env: FAILED (exit $$rc): $$out"; exit 1; fi
 
+# With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
+# included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of
+# every target; user-check (the shipped examples) is then left out. The last line names the user
+# backends and broadphases that were checked, and from which files.
 test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
 	@$(MAKE) --no-print-directory fuzz-brief
-	@$(MAKE) --no-print-directory user-check
+	$(if $(USER_FILES),,@$(MAKE) --no-print-directory user-check)
 	@$(MAKE) --no-print-directory install-check
-	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
-	  "the user-kernel examples)"
+	@$(call user_list,$(if $(USER_FILES),build/test,build/asan)); \
+	echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
+	  "the installed copy); user kernels checked: $$checked"\
+	  "from $(or $(USER_FILES),the shipped examples $(EXAMPLE_KERNELS))"
 
-# The shipped examples of user kernels (examples/user-kernels/) through the harness exactly as a
-# user brings their own: unit suite on the user backends (ASan+UBSan), every corpus replayed
-# with them, their benchmark rows, and brief fuzzing of the targets they take part in.
+# Sets the shell variable `checked` to what the test binary of build folder $(1) registered
+# from USER_KERNELS, comma-separated ("none" if nothing).
+user_list = checked=$$($(1)/collide-tests --list-user) || exit 1; \
+  checked=$$(echo "$$checked" | paste -sd, - | sed 's/,/, /g'); checked=$${checked:-none}
+
+# User kernels through the harness exactly as a user brings their own: USER_KERNELS, or the
+# shipped examples (examples/user-kernels/) when it is empty. The unit suite on the user
+# backends (ASan+UBSan), every corpus replayed with them, their benchmark rows, and brief
+# fuzzing (the examples: the targets they take part in; yours: every target).
 EXAMPLE_KERNELS := examples/user-kernels/plain_c.c examples/user-kernels/sorted_sweep.c
+USER_CHECK_FILES := $(or $(USER_FILES),$(EXAMPLE_KERNELS))
+USER_CHECK_TARGETS := $(if $(USER_FILES),$(FUZZ_TARGETS),aabb mtd broadphase)
 user-check: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory check-user O=build/asan SANITIZE=1 USER_KERNELS="$(EXAMPLE_KERNELS)"
-	@$(MAKE) --no-print-directory fuzz-brief USER_KERNELS="$(EXAMPLE_KERNELS)" \
-	  FUZZ_TARGETS="aabb mtd broadphase" FUZZ_BRIEF_SECONDS=10
+	@$(MAKE) --no-print-directory check-user O=build/asan SANITIZE=1 USER_KERNELS="$(USER_CHECK_FILES)"
+	@$(MAKE) --no-print-directory fuzz-brief USER_KERNELS="$(USER_CHECK_FILES)" \
+	  FUZZ_TARGETS="$(USER_CHECK_TARGETS)" FUZZ_BRIEF_SECONDS=10
+	@$(call user_list,build/asan); \
+	echo "user-check: $$checked from $(USER_CHECK_FILES):"\
+	  "unit suite (ASan+UBSan), corpora, benchmark rows, brief fuzzing ($(USER_CHECK_TARGETS)): ok"
 
 # What USER_KERNELS brought in, tested: the unit suite once per user backend (the user
 # broadphases run under every one of them), the corpora, and one benchmark pass of their rows.
@@ -485,8 +502,94 @@ uninstall:
 # core/examples/use-installed against it as another project would: pkg-config (shared and
 # --static) and CMake's find_package; then uninstall and check that nothing is left. Part of
 # make test.
+# (The script gets make's path through MAKE_PATH: a recipe line naming $(MAKE) itself would run
+# even under make -n.)
+MAKE_PATH = $(MAKE)
 install-check:
-	@bash scripts/install-check.sh "$(MAKE)" "$(CC)" build/install-check
+	@bash scripts/install-check.sh "$(MAKE_PATH)" "$(CC)" build/install-check
+
+# make help: the targets and every variable a user can set, with their defaults. The one place
+# this text lives (README.md points here).
+define HELP_TEXT
+Usage: make [TARGET...] [VARIABLE=value...]      (README.md: the first hour; DESIGN.md: the design)
+
+Targets
+  all            (the default) build O/libcollide.a and O/libcollide.so.$(VERSION)
+  test           everything, about 12 minutes: the unit suite on every backend, plain
+                 (build/test) and under ASan+UBSan (build/asan), with the corpus replay, the
+                 peer engines' pair sets and one pass of every benchmark; brief fuzzing;
+                 user-check; install-check
+  check          the unit suite in O on every backend (COLLIDE_BACKEND: one), then the peer
+                 engines' pair sets, the refused COLLIDE_BACKEND, the corpus replay and one
+                 pass of every benchmark (parts: peer-check, check-env, replay, bench-smoke)
+  user-check     user kernels through the harness under ASan+UBSan, with brief fuzzing:
+                 USER_KERNELS, or the shipped examples/user-kernels/ when it is empty
+  install-check  install into a scratch prefix, build and run an example with pkg-config
+                 (shared and --static) and CMake, uninstall; part of make test
+  bench          time the benchmarks (suite BENCH) in build/release; write results/<machine>/
+                 and, for a complete default or full run, results/REPORT.md
+  report         regenerate results/REPORT.md and results/plots/ from the JSON in results/
+  fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz)
+  fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process (part of make test)
+  fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
+  fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md
+  fuzz-merge     fold fuzz/corpus-local/ into the committed corpora
+  fuzz-cfl-check run ClusterFuzzLite's build.sh locally
+  fuzz-build     build the fuzz targets only
+  seeds          regenerate the hand-made seed inputs in fuzz/corpus/
+  install        install headers, libraries, collide.pc, the CMake package into DESTDIR+PREFIX
+  uninstall      remove exactly the files install writes (same PREFIX and DESTDIR)
+  deps           install the missing Debian packages (scripts/install-deps.sh; as root)
+  format         clang-format the C and C++ sources
+  clean          remove the build folders; distclean: also fuzzing's and partial runs' output
+  help           this text
+
+Variables (default in brackets)
+  CC             C compiler [gcc]; CC=clang uses clang, or clang-14 where only that exists
+  CXX            C++ compiler (benchmark shim, peer engines) [g++; clang++ when CC is clang]
+  CFLAGS         [-O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+                 -Wmissing-prototypes]; -std=c11 -ffp-contract=off are always added, fast math
+                 is refused
+  CXXFLAGS       [-O2 -g -Wall -Wextra -Werror]
+  PIC_FLAGS      [-fPIC -fno-semantic-interposition] the shared library needs position-
+                 independent code
+  O              build folder of all, check, install, check-user [build/release]; make test
+                 uses build/test and build/asan, make bench build/release, fuzzing build/fuzz
+  SANITIZE       1: build with ASan+UBSan (make check O=build/asan SANITIZE=1) [empty]
+  PYTHON         Python for the reports and checks [/usr/bin/python3]
+  COLLIDE_BACKEND  check and test run the unit suite on this backend only [every supported
+                 one]; any program: the backend the library uses [the newest the CPU runs]
+  COLLIDE_MACHINE  the results folder name of make bench [from the CPU: $(MACHINE_NAME)]
+  USER_KERNELS   your C files of kernels ("a.c b.c"), linked into the tests, fuzzers and
+                 benchmarks of this command [empty]
+  USER_CFLAGS    extra flags for the USER_KERNELS files, e.g. -mavx2 [empty]
+  BENCH          the suite of make bench: quick (2 min), default (10 min), full [default]
+  BENCH_ARGS     extra Google Benchmark options, e.g. --benchmark_filter=sprite [empty]
+  FUZZ_SECONDS   seconds per target for make fuzz [30]
+  FUZZ_JOBS      processes per target for make fuzz [the cores: $(FUZZ_JOBS_DEFAULT)]
+  FUZZ_TARGETS   the targets of fuzz, fuzz-brief, fuzz-merge, e.g. "aabb mtd" [all:
+                 $(ALL_FUZZ_TARGETS)]
+  FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
+  FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
+  SELFTEST_ONLY  fuzz-selftest runs only these seeded bugs (name,name) [all]
+  SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]
+  MUTANTS        fuzz-mutants: how many mutants [100]
+  MUTANTS_SEED   fuzz-mutants: which sample [1]
+  MUTANT_SECONDS fuzz-mutants: seconds of fuzzing per mutant [60]
+  MUTANT_JOBS    fuzz-mutants: mutants run at once [the cores]
+  MUTANTS_ONLY   fuzz-mutants: only these mutant ids (id,id) [all]
+  TEST_LIMIT     seconds per unit-suite run before it counts as hung [300]
+  TEST_ARGS      options for the unit-suite runs, e.g. TEST_ARGS="--filter 'sprite/*'" [empty]
+  PREFIX         where install puts collide (made absolute) [/usr/local]
+  DESTDIR        a staging folder in front of PREFIX, for packaging [empty]
+endef
+
+# (Evaluated only when make help runs.)
+MACHINE_NAME = $(shell env -u COLLIDE_MACHINE bash scripts/machine-name.sh)
+FUZZ_JOBS_DEFAULT = $(shell nproc)
+help:
+	$(info $(HELP_TEXT))
+	@:
 
 # Nothing may be mounted under build/ (scripts/check-bare-debian.sh mounts /proc, /sys and /dev
 # in its root while it runs); rm never crosses into another file system anyway.
