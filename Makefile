@@ -1,8 +1,8 @@
 # collide — one entry point. `make` builds the library, `make test` runs the unit suite
 # (plain and under ASan+UBSan), `make bench` runs the benchmarks. See README.md.
 #
-# Overridable: CC, CFLAGS, O (build folder), PYTHON, COLLIDE_BACKEND (test one backend only),
-# USER_KERNELS / USER_CFLAGS (your own kernels in every test, fuzzer and benchmark; README).
+# `make help` lists the targets and every variable a user can set, with their defaults (its
+# text is near the end of this file: keep it true when a target or variable changes).
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -66,6 +66,11 @@ BENCH ?= default
 
 DEPS_STAMP := build/.deps-installed
 LIB := $(O)/libcollide.a
+# The release's version; the shared library's soname carries its first number.
+VERSION := 0.1.0
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
+SONAME := libcollide.so.$(SOVERSION)
+SHLIB := $(O)/libcollide.so.$(VERSION)
 TESTBIN := $(O)/collide-tests
 
 CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c)
@@ -156,16 +161,25 @@ export FUZZ_SECONDS FUZZ_JOBS
 
 .PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-repro fuzz-failure-check \
-  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check
+  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check \
+  help
 .DEFAULT_GOAL := all
 
 all: lib
-lib: $(LIB)
+lib: $(LIB) $(SHLIB)
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The shared library: the same objects, its soname carrying the major version, exporting only
+# the public col_ API (scripts/libcollide.map). -z defs: every symbol it needs is named (-lm);
+# sanitized builds leave their runtime to the program, so they skip that check.
+$(SHLIB): $(CORE_OBJ) scripts/libcollide.map
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/libcollide.map \
+	  $(if $(SANITIZE),,-Wl,-z,defs) $(CORE_OBJ) -lm -o $@
 
 $(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags
 	@mkdir -p $(@D)
@@ -335,25 +349,42 @@ check-env: $(TESTBIN)
 	  echo "check-env: unknown COLLIDE_BACKEND rejected with exit 2: ok"; \
 	else echo "check-env: FAILED (exit $$rc): $$out"; exit 1; fi
 
+# With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
+# included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of
+# every target; user-check (the shipped examples) is then left out. The last line names the user
+# backends and broadphases that were checked, and from which files.
 test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
 	@$(MAKE) --no-print-directory fuzz-brief
-	@$(MAKE) --no-print-directory user-check
+	$(if $(USER_FILES),,@$(MAKE) --no-print-directory user-check)
 	@$(MAKE) --no-print-directory fuzz-failure-check
 	@$(MAKE) --no-print-directory install-check
 	@$(MAKE) --no-print-directory bench-check
-	@echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
-	  "the user-kernel examples)"
+	@$(call user_list,$(if $(USER_FILES),build/test,build/asan)); \
+	echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
+	  "the fuzz failure screen; the installed copy; the benchmark harness's errors); user kernels checked: $$checked"\
+	  "from $(or $(USER_FILES),the shipped examples $(EXAMPLE_KERNELS))"
 
-# The shipped examples of user kernels (examples/user-kernels/) through the harness exactly as a
-# user brings their own: unit suite on the user backends (ASan+UBSan), every corpus replayed
-# with them, their benchmark rows, and brief fuzzing of the targets they take part in.
+# Sets the shell variable `checked` to what the test binary of build folder $(1) registered
+# from USER_KERNELS, comma-separated ("none" if nothing).
+user_list = checked=$$($(1)/collide-tests --list-user) || exit 1; \
+  checked=$$(echo "$$checked" | paste -sd, - | sed 's/,/, /g'); checked=$${checked:-none}
+
+# User kernels through the harness exactly as a user brings their own: USER_KERNELS, or the
+# shipped examples (examples/user-kernels/) when it is empty. The unit suite on the user
+# backends (ASan+UBSan), every corpus replayed with them, their benchmark rows, and brief
+# fuzzing (the examples: the targets they take part in; yours: every target).
 EXAMPLE_KERNELS := examples/user-kernels/plain_c.c examples/user-kernels/sorted_sweep.c
+USER_CHECK_FILES := $(or $(USER_FILES),$(EXAMPLE_KERNELS))
+USER_CHECK_TARGETS := $(if $(USER_FILES),$(FUZZ_TARGETS),aabb mtd broadphase)
 user-check: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory check-user O=build/asan SANITIZE=1 USER_KERNELS="$(EXAMPLE_KERNELS)"
-	@$(MAKE) --no-print-directory fuzz-brief USER_KERNELS="$(EXAMPLE_KERNELS)" \
-	  FUZZ_TARGETS="aabb mtd broadphase" FUZZ_BRIEF_SECONDS=10
+	@$(MAKE) --no-print-directory check-user O=build/asan SANITIZE=1 USER_KERNELS="$(USER_CHECK_FILES)"
+	@$(MAKE) --no-print-directory fuzz-brief USER_KERNELS="$(USER_CHECK_FILES)" \
+	  FUZZ_TARGETS="$(USER_CHECK_TARGETS)" FUZZ_BRIEF_SECONDS=10
+	@$(call user_list,build/asan); \
+	echo "user-check: $$checked from $(USER_CHECK_FILES):"\
+	  "unit suite (ASan+UBSan), corpora, benchmark rows, brief fuzzing ($(USER_CHECK_TARGETS)): ok"
 
 # What USER_KERNELS brought in, tested: the unit suite once per user backend (the user
 # broadphases run under every one of them), the corpora, and one benchmark pass of their rows.
@@ -457,39 +488,153 @@ format:
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c
 
-# Use from another project: header, static library (-fPIC) and pkg-config file under PREFIX.
+# Use from another project: the headers, libcollide.a (-fPIC), libcollide.so.$(VERSION) with its
+# soname and development links, a pkg-config file and a CMake package, under PREFIX (made
+# absolute: the pkg-config file names it). DESTDIR stages the tree elsewhere (packaging).
 PREFIX ?= /usr/local
 DESTDIR ?=
-VERSION := 0.1.0
+ifneq ($(filter install uninstall install-check,$(MAKECMDGOALS)),)
+ifeq ($(strip $(PREFIX)),)
+$(error PREFIX is empty: give the folder to install into, e.g. PREFIX=$$HOME/.local)
+endif
+ifneq ($(findstring ~,$(PREFIX)),)
+$(error PREFIX=$(PREFIX): write the home folder as $$HOME, make does not expand ~)
+endif
+endif
+PREFIX_ABS := $(abspath $(PREFIX))
+DEST := $(DESTDIR)$(PREFIX_ABS)
+POINTER_BYTES = $(shell $(CC) -dM -E - </dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
+PUBLIC_HEADERS := $(notdir $(wildcard core/include/collide/*.h))
+# Every file install writes (uninstall removes exactly these, then the two folders of its own
+# if they are left empty).
+INSTALLED := $(DEST)/include/collide.h $(PUBLIC_HEADERS:%=$(DEST)/include/collide/%) \
+  $(DEST)/lib/libcollide.a $(DEST)/lib/libcollide.so.$(VERSION) $(DEST)/lib/$(SONAME) \
+  $(DEST)/lib/libcollide.so $(DEST)/lib/pkgconfig/collide.pc \
+  $(DEST)/lib/cmake/collide/collideConfig.cmake $(DEST)/lib/cmake/collide/collideConfigVersion.cmake
+INSTALL_SUBST := -e 's|@PREFIX@|$(PREFIX_ABS)|g' -e 's|@VERSION@|$(VERSION)|g' \
+  -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@POINTER_BYTES@|$(POINTER_BYTES)|g'
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include/collide $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 0644 core/include/collide.h $(DESTDIR)$(PREFIX)/include/collide.h
-	install -m 0644 core/include/collide/*.h $(DESTDIR)$(PREFIX)/include/collide/
-	install -m 0644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcollide.a
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/collide.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
-	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
+	install -d $(DEST)/include/collide $(DEST)/lib/pkgconfig $(DEST)/lib/cmake/collide
+	install -m 0644 core/include/collide.h $(DEST)/include/collide.h
+	install -m 0644 $(PUBLIC_HEADERS:%=core/include/collide/%) $(DEST)/include/collide/
+	install -m 0644 $(LIB) $(DEST)/lib/libcollide.a
+	install -m 0755 $(SHLIB) $(DEST)/lib/libcollide.so.$(VERSION)
+	ln -sfn libcollide.so.$(VERSION) $(DEST)/lib/$(SONAME)
+	ln -sfn $(SONAME) $(DEST)/lib/libcollide.so
+	sed $(INSTALL_SUBST) scripts/collide.pc.in > $(DEST)/lib/pkgconfig/collide.pc
+	sed $(INSTALL_SUBST) scripts/collideConfig.cmake.in > $(DEST)/lib/cmake/collide/collideConfig.cmake
+	sed $(INSTALL_SUBST) scripts/collideConfigVersion.cmake.in \
+	  > $(DEST)/lib/cmake/collide/collideConfigVersion.cmake
+	chmod 0644 $(DEST)/lib/pkgconfig/collide.pc $(DEST)/lib/cmake/collide/*.cmake
+	@echo "install: collide $(VERSION) in $(DEST); programs find libcollide.so.$(SOVERSION) at run time" \
+	  "through ldconfig (system folders), LD_LIBRARY_PATH or an rpath"
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/include/collide.h $(DESTDIR)$(PREFIX)/lib/libcollide.a \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/collide.pc
-	rm -rf $(DESTDIR)$(PREFIX)/include/collide
+	rm -f $(INSTALLED)
+	@for d in $(DEST)/include/collide $(DEST)/lib/cmake/collide; do \
+	  if [ -d "$$d" ]; then rmdir "$$d" || { echo "uninstall: $$d holds files collide did not install: left"; exit 1; }; fi; \
+	done
 
-# The example of using collide from another project, built against an installed copy (in a
-# scratch prefix) through pkg-config, as a user would, and run. Part of make test.
+# Install into a scratch prefix (given relative, as a user might), then build and run
+# core/examples/use-installed against it as another project would: pkg-config (shared and
+# --static) and CMake's find_package; then uninstall and check that nothing is left. Part of
+# make test.
+# (The script gets make's path through MAKE_PATH: a recipe line naming $(MAKE) itself would run
+# even under make -n.)
+MAKE_PATH = $(MAKE)
 install-check:
-	@rm -rf build/install-check
-	@$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/build/install-check/prefix >/dev/null
-	@cd core/examples/use-installed && PKG_CONFIG_PATH=$(CURDIR)/build/install-check/prefix/lib/pkgconfig \
-	  $(MAKE) --no-print-directory -s OUT=$(CURDIR)/build/install-check
-	@build/install-check/example > build/install-check/example.out
-	@grep -q '^mtd (-32, 0) hit 1$$' build/install-check/example.out || \
-	  { echo "install-check: FAILED:"; cat build/install-check/example.out; exit 1; }
-	@$(CC) -shared -o build/install-check/libwhole.so -Wl,--whole-archive \
-	  build/install-check/prefix/lib/libcollide.a -Wl,--no-whole-archive -lm || \
-	  { echo "install-check: FAILED: libcollide.a cannot go into a shared library (-fPIC)"; exit 1; }
-	@echo "install-check: example built with pkg-config against make install's copy, and the"\
-	  "whole static library linked into a shared one: ok"
+	@bash scripts/install-check.sh "$(MAKE_PATH)" "$(CC)" build/install-check
+
+# make help: the targets and every variable a user can set, with their defaults. The one place
+# this text lives (README.md points here).
+define HELP_TEXT
+Usage: make [TARGET...] [VARIABLE=value...]      (README.md: the first hour; DESIGN.md: the design)
+
+Targets
+  all            (the default) build O/libcollide.a and O/libcollide.so.$(VERSION)
+  test           everything, about 12 minutes: the unit suite on every backend, plain
+                 (build/test) and under ASan+UBSan (build/asan), with the corpus replay, the
+                 peer engines' pair sets and one pass of every benchmark; brief fuzzing;
+                 user-check; install-check
+  check          the unit suite in O on every backend (COLLIDE_BACKEND: one), then the peer
+                 engines' pair sets, the refused COLLIDE_BACKEND, the corpus replay and one
+                 pass of every benchmark (parts: peer-check, check-env, replay, bench-smoke)
+  user-check     user kernels through the harness under ASan+UBSan, with brief fuzzing:
+                 USER_KERNELS, or the shipped examples/user-kernels/ when it is empty
+  install-check  install into a scratch prefix, build and run an example with pkg-config
+                 (shared and --static) and CMake, uninstall; part of make test
+  bench          time the benchmarks (suite BENCH) in build/release; write results/<machine>/
+                 and, for a complete default or full run, results/REPORT.md
+  report         regenerate results/REPORT.md and results/plots/ from the JSON in results/
+  fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz); the
+                 first disagreement stops it, minimized and reported with a fuzz-repro command
+  fuzz-repro     replay one input: FUZZ_TARGETS=target INPUT=file (with the run's USER_KERNELS)
+  fuzz-failure-check  make fuzz with two wrong example kernels: the report, one crash file, a
+                 reproduce command that fails; bad variables refused (part of make test)
+  bench-check    the benchmark harness's failure messages, concurrent runs, a two-machine
+                 report, compare's warnings (part of make test)
+  fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process (part of make test)
+  fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
+  fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md
+  fuzz-merge     fold fuzz/corpus-local/ into the committed corpora
+  fuzz-cfl-check run ClusterFuzzLite's build.sh locally
+  fuzz-build     build the fuzz targets only
+  seeds          regenerate the hand-made seed inputs in fuzz/corpus/
+  install        install headers, libraries, collide.pc, the CMake package into DESTDIR+PREFIX
+  uninstall      remove exactly the files install writes (same PREFIX and DESTDIR)
+  deps           install the missing Debian packages (scripts/install-deps.sh; as root)
+  format         clang-format the C and C++ sources
+  clean          remove the build folders; distclean: also fuzzing's and partial runs' output
+  help           this text
+
+Variables (default in brackets)
+  CC             C compiler [gcc]; CC=clang uses clang, or clang-14 where only that exists
+  CXX            C++ compiler (benchmark shim, peer engines) [g++; clang++ when CC is clang]
+  CFLAGS         [-O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+                 -Wmissing-prototypes]; -std=c11 -ffp-contract=off are always added, fast math
+                 is refused
+  CXXFLAGS       [-O2 -g -Wall -Wextra -Werror]
+  PIC_FLAGS      [-fPIC -fno-semantic-interposition] the shared library needs position-
+                 independent code
+  O              build folder of all, check, install, check-user [build/release]; make test
+                 uses build/test and build/asan, make bench build/release, fuzzing build/fuzz
+  SANITIZE       1: build with ASan+UBSan (make check O=build/asan SANITIZE=1) [empty]
+  PYTHON         Python for the reports and checks [/usr/bin/python3]
+  COLLIDE_BACKEND  check and test run the unit suite on this backend only [every supported
+                 one]; any program: the backend the library uses [the newest the CPU runs]
+  COLLIDE_MACHINE  the results folder name of make bench [from the CPU: vendor, family, model,
+                   stepping, TSC rate, CPUs; collide-bench --collide_machine_name prints it]
+  USER_KERNELS   your C files of kernels ("a.c b.c"), linked into the tests, fuzzers and
+                 benchmarks of this command [empty]
+  USER_CFLAGS    extra flags for the USER_KERNELS files, e.g. -mavx2 [empty]
+  BENCH          the suite of make bench: quick (2 min), default (10 min), full [default]
+  BENCH_ARGS     extra Google Benchmark options, e.g. --benchmark_filter=sprite [empty]
+  FUZZ_SECONDS   wall-clock seconds per target for make fuzz [30]
+  FUZZ_MINIMIZE_SECONDS  at most this long minimizing a failing input; 0: keep it as found [15]
+  INPUT          the input file of fuzz-repro [empty]
+  FUZZ_JOBS      processes per target for make fuzz [the cores: $(FUZZ_JOBS_DEFAULT)]
+  FUZZ_TARGETS   the targets of fuzz, fuzz-brief, fuzz-merge, e.g. "aabb mtd" [all:
+                 $(ALL_FUZZ_TARGETS)]
+  FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
+  FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
+  SELFTEST_ONLY  fuzz-selftest runs only these seeded bugs (name,name) [all]
+  SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]
+  MUTANTS        fuzz-mutants: how many mutants [100]
+  MUTANTS_SEED   fuzz-mutants: which sample [1]
+  MUTANT_SECONDS fuzz-mutants: seconds of fuzzing per mutant [60]
+  MUTANT_JOBS    fuzz-mutants: mutants run at once [the cores]
+  MUTANTS_ONLY   fuzz-mutants: only these mutant ids (id,id) [all]
+  TEST_LIMIT     seconds per unit-suite run before it counts as hung [300]
+  TEST_ARGS      options for the unit-suite runs, e.g. TEST_ARGS="--filter 'sprite/*'" [empty]
+  PREFIX         where install puts collide (made absolute) [/usr/local]
+  DESTDIR        a staging folder in front of PREFIX, for packaging [empty]
+endef
+
+# (Evaluated only when make help runs.)
+FUZZ_JOBS_DEFAULT = $(shell nproc)
+help:
+	$(info $(HELP_TEXT))
+	@:
 
 # Nothing may be mounted under build/ (scripts/check-bare-debian.sh mounts /proc, /sys and /dev
 # in its root while it runs); rm never crosses into another file system anyway.

@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   make gcc g++ pkg-config
+  cmake                       # make install-check: the CMake package (find_package) is used
   clang clang-14 libclang-rt-14-dev # `clang` (the name the build uses), libFuzzer, sanitizers
   libsimde-dev                # portable SIMD intrinsics
   libcriterion-dev            # unit tests

@@ -1,8 +1,9 @@
 /* The unit-test runner: resolves the backend first (so that a bad COLLIDE_BACKEND fails the
  * run at once with the library's message and exit status 2), then hands over to Criterion.
  * `--list-backends` prints the backends this CPU supports, one per line, for `make test`
- * (`--list-backends user` only the user ones). The user kernels of the build (USER_KERNELS)
- * are registered first. */
+ * (`--list-backends user` only the user ones); `--list-user` what USER_KERNELS registered, one
+ * per line, for make test's summary. The user kernels of the build (USER_KERNELS) are
+ * registered first. */
 #include "collide.h"
 #include "user_kernels.h"
 
@@ -17,8 +18,25 @@ __attribute__((constructor)) static void register_user_kernels(void) {
   user_registration = harness_register_user_kernels();
 }
 
+/* The user backends (with the CPU's verdict: one it cannot run is not tested) and the user
+ * broadphases, which the registry names "user:<name>" after its built-in rows. */
+static void list_user(void) {
+  col_backend_info backend;
+  for (size_t i = 0; col_backend_at(i, &backend); i++)
+    if (backend.kind == COL_BACKEND_USER)
+      printf("%s (backend%s)\n", backend.name,
+             backend.supported ? "" : "; this CPU cannot run it: not tested");
+  col_broadphase_info broadphase;
+  for (size_t i = 0; col_broadphase_at(i, &broadphase); i++)
+    if (strncmp(broadphase.name, "user:", 5) == 0) printf("%s (broadphase)\n", broadphase.name);
+}
+
 int main(int argc, char *argv[]) {
   if (user_registration != 0) return 2;
+  if (argc > 1 && strcmp(argv[1], "--list-user") == 0) {
+    list_user();
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "--list-backends") == 0) {
     col_backend_info info;
     const bool user_only = argc > 2 && strcmp(argv[2], "user") == 0;

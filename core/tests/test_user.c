@@ -104,7 +104,21 @@ Test(user_backend, listed_and_run_only_for_its_slots) {
 
 static bool never(void) { return false; }
 
-Test(user_backend, cpu_check_and_environment) {
+/* The library explains a refused COLLIDE_BACKEND on stderr once; the test reads that back
+ * (a passing run prints nothing, a failing one shows what was said). */
+static size_t times_said(const char *what) {
+  fflush(stderr);
+  FILE *err = cr_get_redirected_stderr();
+  cr_assert_not_null(err);
+  char said[1024] = {0};
+  const size_t got = fread(said, 1, sizeof said - 1, err);
+  size_t times = 0;
+  for (const char *at = said; (at = strstr(at, what)) != NULL; at += strlen(what)) times++;
+  cr_expect_lt(got, sizeof said - 1, "more said than expected: %s", said);
+  return times;
+}
+
+Test(user_backend, cpu_check_and_environment, .init = cr_redirect_stderr) {
   col_user_backend b = minimal("needs-cpu");
   b.supported = never;
   cr_assert_eq(col_backend_register(&b), COL_OK);
@@ -113,6 +127,8 @@ Test(user_backend, cpu_check_and_environment) {
   col__backend_reset();
   cr_assert_eq(setenv("COLLIDE_BACKEND", "user:later", 1), 0);
   cr_expect_eq(col_backend_init(), COL_ERR_BACKEND);
+  cr_expect_eq(times_said("collide: COLLIDE_BACKEND=\"user:later\" is not a backend"), 1,
+               "the refusal is explained once");
   const col_user_backend later = minimal("later");
   cr_assert_eq(col_backend_register(&later), COL_OK);
   cr_expect_eq(col_backend_init(), COL_OK);
