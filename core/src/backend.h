@@ -6,6 +6,13 @@
 
 #include "collide.h"
 
+#include <float.h>
+
+/* Bit for bit means every float operation rounds to float, in the scalar reference as in the
+ * vector lanes: no wider evaluation (gcc's C11 mode on s390x has it unless
+ * -fexcess-precision=fast, which the Makefile adds there). */
+_Static_assert(FLT_EVAL_METHOD == 0, "float arithmetic must be evaluated in float");
+
 /* The terms of a segment that do not depend on the sphere (sweep.c): whether from and to are
  * finite, len = |to - from| and dir = (to - from) / len (left zero when len == 0). */
 typedef struct col__segment_prep {
