@@ -98,12 +98,14 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
 }
 
 /* Eight 12-byte col_mtd records (x, y, hit, padding) as three 32-byte stores: output dword d
- * holds field d % 3 of record d / 3, so each output vector gathers records with one index
- * vector from each of x, y and hit, then blends the fields into place. */
+ * holds field d % 3 of record d / 3 (the hit dword: the bool and its padding, COL_TRUE_DWORD), so
+ * each output vector gathers records with one index vector from each of x, y and hit, then blends
+ * the fields into place. */
 #define COL_HAVE_STORE_MTD 1
 _Static_assert(sizeof(col_mtd) == 12, "col_mtd is x, y, hit and padding");
 static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
-  const vf h = simde_mm256_and_ps(hit, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(1)));
+  const vf h =
+      simde_mm256_and_ps(hit, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(COL_TRUE_DWORD)));
   float *f = (float *)(void *)out;
   static const int32_t idx_table[3][8] = {
       {0, 0, 0, 1, 1, 1, 2, 2}, {2, 3, 3, 3, 4, 4, 4, 5}, {5, 5, 6, 6, 6, 7, 7, 7}};

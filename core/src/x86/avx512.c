@@ -101,13 +101,14 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
 }
 
 /* Sixteen 12-byte col_mtd records (x, y, hit, padding) as three 64-byte stores: output dword
- * d holds field d % 3 of record d / 3; one index vector per output gathers from x, y and hit,
- * and two masked blends put the fields in place. */
+ * d holds field d % 3 of record d / 3 (the hit dword: the bool and its padding, COL_TRUE_DWORD);
+ * one index vector per output gathers from x, y and hit, and two masked blends put the fields in
+ * place. */
 #define COL_HAVE_STORE_MTD 1
 _Static_assert(sizeof(col_mtd) == 12, "col_mtd is x, y, hit and padding");
 static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
-  const vf h =
-      simde_mm512_castsi512_ps(simde_mm512_maskz_mov_epi32(hit, simde_mm512_set1_epi32(1)));
+  const vf h = simde_mm512_castsi512_ps(
+      simde_mm512_maskz_mov_epi32(hit, simde_mm512_set1_epi32(COL_TRUE_DWORD)));
   float *f = (float *)(void *)out;
   static const int32_t idx_table[3][16] = {
       {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5},
