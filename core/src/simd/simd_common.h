@@ -25,7 +25,11 @@
  *                               (c[k]: word k, bits unchanged), the indices in c[6], tags c[7]
  *   vq                          W/2 lanes of uint64 (1-bit mask words)
  *   vq_loadu vq_storeu vq_zero vq_and vq_or vq_add
- *   vq_srl(v, n) vq_sll(v, n)   shift every lane by n in 0..64 (64 gives 0)
+ *   vq_srl(v, n) vq_sll(v, n)   shift every lane by n: vq_srl by 0..63, vq_sll by 1..64 (64
+ *                               gives 0); x86 counts are built as 64-bit values (cvtsi64):
+ *                               SIMDe's emulated registers alias lanes of different widths in
+ *                               the host's byte order, so on a big-endian machine a 32-bit
+ *                               count (cvtsi32) is the high half of the 64-bit count read
  *   vq_any(v)                   some bit set; vq_popcnt(v): set bits of each lane, per lane
  *   store_mtd(out, dx, dy, hit)  optional (COL_HAVE_STORE_MTD): W col_mtd records written
  *                               with vector stores (12-byte records: x, y, hit + padding)

@@ -170,10 +170,10 @@ static inline vq vq_and(vq a, vq b) { return simde_mm256_and_si256(a, b); }
 static inline vq vq_or(vq a, vq b) { return simde_mm256_or_si256(a, b); }
 static inline vq vq_add(vq a, vq b) { return simde_mm256_add_epi64(a, b); }
 static inline vq vq_srl(vq v, unsigned n) {
-  return simde_mm256_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm256_srl_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline vq vq_sll(vq v, unsigned n) {
-  return simde_mm256_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm256_sll_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline bool vq_any(vq v) { return !simde_mm256_testz_si256(v, v); }
 static inline vq vq_popcnt(vq x) {

@@ -165,10 +165,10 @@ static inline vq vq_and(vq a, vq b) { return simde_mm512_and_si512(a, b); }
 static inline vq vq_or(vq a, vq b) { return simde_mm512_or_si512(a, b); }
 static inline vq vq_add(vq a, vq b) { return simde_mm512_add_epi64(a, b); }
 static inline vq vq_srl(vq v, unsigned n) {
-  return simde_mm512_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm512_srl_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline vq vq_sll(vq v, unsigned n) {
-  return simde_mm512_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm512_sll_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline bool vq_any(vq v) { return simde_mm512_test_epi64_mask(v, v) != 0; }
 /* Every intermediate stays small: SIMDe's portable code adds on signed lanes, where the

@@ -90,10 +90,10 @@ static inline vq vq_and(vq a, vq b) { return simde_mm_and_si128(a, b); }
 static inline vq vq_or(vq a, vq b) { return simde_mm_or_si128(a, b); }
 static inline vq vq_add(vq a, vq b) { return simde_mm_add_epi64(a, b); }
 static inline vq vq_srl(vq v, unsigned n) {
-  return simde_mm_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm_srl_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline vq vq_sll(vq v, unsigned n) {
-  return simde_mm_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm_sll_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline bool vq_any(vq v) {
   return simde_mm_movemask_epi8(simde_mm_cmpeq_epi8(v, simde_mm_setzero_si128())) != 0xFFFF;
