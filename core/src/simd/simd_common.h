@@ -23,6 +23,9 @@
  *   load_sap_recs(rec, slot, c[8]) optional (COL_HAVE_LOAD_SAP_RECS): W places (box index |
  *                               tag << 32): words 0-5 of each record rec[box index], transposed
  *                               (c[k]: word k, bits unchanged), the indices in c[6], tags c[7]
+ *                               (a place's index is its first 32-bit word in memory on a
+ *                               little-endian machine, its second on a big-endian one:
+ *                               COL_BIG_ENDIAN, backend.h)
  *   vq                          W/2 lanes of uint64 (1-bit mask words)
  *   vq_loadu vq_storeu vq_zero vq_and vq_or vq_add
  *   vq_srl(v, n) vq_sll(v, n)   shift every lane by n: vq_srl by 0..63, vq_sll by 1..64 (64

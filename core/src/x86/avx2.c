@@ -72,8 +72,8 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
 /* Eight sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
  * place's record (one 32-byte load per record; two-lane permutes pair the first halves of
  * records k and k + 4, then the second halves, and each set is transposed as above), then
- * the indices and the tags (even and odd words of the places, put in order by a 64-bit
- * permute). */
+ * the indices and the tags (even and odd words of the places, the other way round on a
+ * big-endian machine, put in order by a 64-bit permute). */
 #define COL_HAVE_LOAD_SAP_RECS 1
 static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
   vf r[8], unused[2];
@@ -91,9 +91,9 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
   const vf s03 = simde_mm256_loadu_ps(s), s47 = simde_mm256_loadu_ps(s + 8);
   const vf even = simde_mm256_shuffle_ps(s03, s47, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
   const vf odd = simde_mm256_shuffle_ps(s03, s47, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
-  c[6] = simde_mm256_castpd_ps(
+  c[6 + COL_BIG_ENDIAN] = simde_mm256_castpd_ps(
       simde_mm256_permute4x64_pd(simde_mm256_castps_pd(even), SIMDE_MM_SHUFFLE(3, 1, 2, 0)));
-  c[7] = simde_mm256_castpd_ps(
+  c[7 - COL_BIG_ENDIAN] = simde_mm256_castpd_ps(
       simde_mm256_permute4x64_pd(simde_mm256_castps_pd(odd), SIMDE_MM_SHUFFLE(3, 1, 2, 0)));
 }
 

@@ -74,7 +74,7 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
  * place's record (register k holds records 2k and 2k + 1; 128-bit lane shuffles of two
  * registers gather the first halves of four records, then the second halves, and each set is
  * transposed as above), then the indices and the tags (the even and odd words of the places,
- * one two-register permute each). */
+ * the other way round on a big-endian machine; one two-register permute each). */
 #define COL_HAVE_LOAD_SAP_RECS 1
 static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
   vf r[8], unused[2];
@@ -96,8 +96,9 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
   static const int32_t odd_table[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
   const float *s = (const float *)(const void *)slot;
   const vf s07 = simde_mm512_loadu_ps(s), s8f = simde_mm512_loadu_ps(s + 16);
-  c[6] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(even_table), s8f);
-  c[7] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(odd_table), s8f);
+  c[6 + COL_BIG_ENDIAN] =
+      simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(even_table), s8f);
+  c[7 - COL_BIG_ENDIAN] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(odd_table), s8f);
 }
 
 /* Sixteen 12-byte col_mtd records (x, y, hit, padding) as three 64-byte stores: output dword
