@@ -339,6 +339,12 @@ check-env: $(TESTBIN)
 	  echo "check-env: unknown COLLIDE_BACKEND rejected with exit 2: ok"; \
 	else echo "check-env: FAILED (exit $$rc): $$out"; exit 1; fi
 
+# Bit for bit on another architecture, under qemu-user: ARCH=arm64 (native neon too) or s390x
+# (big-endian); cross-builds into build/cross-$(ARCH) (scripts/cross-test.sh).
+.PHONY: cross-test
+cross-test:
+	@bash scripts/cross-test.sh $(ARCH)
+
 test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
