@@ -23,6 +23,14 @@ PYTHON ?= /usr/bin/python3
 # -fno-semantic-interposition gcc would stop inlining the library's own exported functions.
 PIC_FLAGS ?= -fPIC -fno-semantic-interposition
 REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/include -Icore/src
+# Every float operation rounds to float: gcc's C11 mode on s390x evaluates float arithmetic in
+# double (FLT_EVAL_METHOD 1, glibc's float_t there), so the scalar reference rounded once per
+# expression there while the vector lanes round per operation. -fexcess-precision=fast turns
+# that off (gcc only; clang has no excess precision on these targets and refuses the flag).
+# core/src/backend.h asserts FLT_EVAL_METHOD == 0.
+ifneq ($(shell echo __FLT_EVAL_METHOD__ | $(CC) -std=c11 -E -P -x c - 2>/dev/null),0)
+REQUIRED_FLAGS += -fexcess-precision=fast
+endif
 # The scalar backend must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 3). Only scalar.c
 # gets it; the front ends and broadphases around the kernels may vectorize.
 SCALAR_FLAGS := -fno-tree-vectorize
@@ -348,6 +356,12 @@ check-env: $(TESTBIN)
 	if [ $$rc -eq 2 ] && echo "$$out" | grep -q 'COLLIDE_BACKEND="no-such-backend" is not a backend'; then \
 	  echo "check-env: unknown COLLIDE_BACKEND rejected with exit 2: ok"; \
 	else echo "check-env: FAILED (exit $$rc): $$out"; exit 1; fi
+
+# Bit for bit on another architecture, under qemu-user: ARCH=arm64 (native neon too) or s390x
+# (big-endian); cross-builds into build/cross-$(ARCH) (scripts/cross-test.sh).
+.PHONY: cross-test
+cross-test:
+	@bash scripts/cross-test.sh $(ARCH)
 
 # With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
 # included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of

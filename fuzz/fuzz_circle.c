@@ -10,6 +10,7 @@
  * velocity (x, y) as tagged floats, two mass bytes ((byte + 1) / 4: 0.25..64). */
 #include "fuzz_common.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,13 @@ static void print_counts(void) {
 /* The centre distance is < r1 + r2, decided in quad precision (113-bit significands, where
  * differences and squares of floats within 2^32 of each other in magnitude are exact): for
  * r1 + r2 > 0, dx^2 + dy^2 < (r1 + r2)^2. */
+#if LDBL_MANT_DIG >= 113
+typedef long double quad; /* AArch64, s390x: long double is IEEE quad (no __float128 there) */
+#else
+typedef __float128 quad;
+#endif
 static bool exact_overlap(float ax, float ay, float ar, float bx, float by, float br) {
-  const __float128 dx = (__float128)ax - bx, dy = (__float128)ay - by, r = (__float128)ar + br;
+  const quad dx = (quad)ax - bx, dy = (quad)ay - by, r = (quad)ar + br;
   return r > 0 && dx * dx + dy * dy < r * r;
 }
 

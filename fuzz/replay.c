@@ -64,11 +64,19 @@ static void run_path(const char *path) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s FILE|DIR...\n  replays fuzz inputs through the %s target\n", argv[0],
-            fz_target);
+    fprintf(stderr,
+            "usage: %s FILE|DIR... | --list-backends\n  replays fuzz inputs through the %s "
+            "target\n",
+            argv[0], fz_target);
     return 2;
   }
   LLVMFuzzerInitialize(&argc, &argv);
+  if (strcmp(argv[1], "--list-backends") == 0) { /* the ones each input goes through */
+    const char *names[FZ_MAX_BACKENDS];
+    const size_t n = fz_backends(names, FZ_MAX_BACKENDS, ~0u);
+    for (size_t i = 0; i < n; i++) printf("%s\n", names[i]);
+    return 0;
+  }
   for (int i = 1; i < argc; i++) run_path(argv[i]);
   printf("replay %s: %zu inputs, every backend agreed\n", fz_target, files_run);
   return 0;

@@ -2,7 +2,23 @@
 # Installs the Debian 12 packages collide needs (DESIGN.md section 2) that are missing.
 # Idempotent and quiet when everything is present. As root it runs apt-get; otherwise it
 # prints the apt-get line to run and fails, so a build never goes on half-equipped.
+#   install-deps.sh              the native packages (make, make test, make bench)
+#   install-deps.sh cross-ARCH   what scripts/cross-test.sh ARCH needs (ARCH: arm64, s390x):
+#                                the cross compiler, its C library and qemu-user, and ARCH as a
+#                                dpkg foreign architecture (the script downloads that
+#                                architecture's libraries into a private sysroot under build/)
 set -euo pipefail
+
+cross=
+case "${1:-}" in
+  "") ;;
+  cross-arm64) cross=arm64 triple=aarch64-linux-gnu ;;
+  cross-s390x) cross=s390x triple=s390x-linux-gnu ;;
+  *)
+    echo "usage: install-deps.sh [cross-arm64|cross-s390x]" >&2
+    exit 2
+    ;;
+esac
 
 packages=(
   make gcc g++ pkg-config
@@ -16,6 +32,24 @@ packages=(
   python3 python3-matplotlib python3-scipy python3-yaml
   zip                         # seed corpora for ClusterFuzzLite
 )
+if [ -n "$cross" ]; then
+  # Never the foreign architecture's -dev packages: they conflict with the native ones (e.g.
+  # libcriterion-dev:arm64 removes libcriterion-dev); cross-test.sh unpacks them under build/.
+  packages=(
+    qemu-user                          # runs the cross-built tests
+    "gcc-$triple" "libc6-dev-$cross-cross" # the compiler and its C library
+  )
+  if ! dpkg --print-foreign-architectures | grep -qx "$cross"; then
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "install-deps: $cross is not a dpkg architecture here; as root, run:" >&2
+      echo "  dpkg --add-architecture $cross && apt-get update" >&2
+      exit 1
+    fi
+    echo "install-deps: adding $cross as a dpkg foreign architecture (for its libraries)"
+    dpkg --add-architecture "$cross"
+    apt-get update -q
+  fi
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,6 +6,26 @@
 
 #include "collide.h"
 
+#include <float.h>
+
+/* Bit for bit means every float operation rounds to float, in the scalar reference as in the
+ * vector lanes: no wider evaluation (gcc's C11 mode on s390x has it unless
+ * -fexcess-precision=fast, which the Makefile adds there). */
+_Static_assert(FLT_EVAL_METHOD == 0, "float arithmetic must be evaluated in float");
+
+/* Byte order, for the few places where the ISA files store a vector's lanes at one width and
+ * the data is read at another: x86's registers (and SIMDe's emulation of them) put lane 0 of
+ * any width first in memory, but a uint64 or a bool inside a dword lies in the machine's order. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define COL_BIG_ENDIAN 1
+#else
+#define COL_BIG_ENDIAN 0
+#endif
+
+/* A dword whose first byte in memory is 1 and the other three 0: a bool true and the three
+ * padding bytes after it, stored as one 32-bit lane (the ISA files' store_mtd). */
+#define COL_TRUE_DWORD (COL_BIG_ENDIAN ? 0x01000000 : 1)
+
 /* The terms of a segment that do not depend on the sphere (sweep.c): whether from and to are
  * finite, len = |to - from| and dir = (to - from) / len (left zero when len == 0). */
 typedef struct col__segment_prep {

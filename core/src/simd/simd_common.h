@@ -23,9 +23,16 @@
  *   load_sap_recs(rec, slot, c[8]) optional (COL_HAVE_LOAD_SAP_RECS): W places (box index |
  *                               tag << 32): words 0-5 of each record rec[box index], transposed
  *                               (c[k]: word k, bits unchanged), the indices in c[6], tags c[7]
+ *                               (a place's index is its first 32-bit word in memory on a
+ *                               little-endian machine, its second on a big-endian one:
+ *                               COL_BIG_ENDIAN, backend.h)
  *   vq                          W/2 lanes of uint64 (1-bit mask words)
  *   vq_loadu vq_storeu vq_zero vq_and vq_or vq_add
- *   vq_srl(v, n) vq_sll(v, n)   shift every lane by n in 0..64 (64 gives 0)
+ *   vq_srl(v, n) vq_sll(v, n)   shift every lane by n: vq_srl by 0..63, vq_sll by 1..64 (64
+ *                               gives 0); x86 counts are built as 64-bit values (cvtsi64):
+ *                               SIMDe's emulated registers alias lanes of different widths in
+ *                               the host's byte order, so on a big-endian machine a 32-bit
+ *                               count (cvtsi32) is the high half of the 64-bit count read
  *   vq_any(v)                   some bit set; vq_popcnt(v): set bits of each lane, per lane
  *   store_mtd(out, dx, dy, hit)  optional (COL_HAVE_STORE_MTD): W col_mtd records written
  *                               with vector stores (12-byte records: x, y, hit + padding)

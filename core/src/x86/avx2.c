@@ -72,8 +72,8 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
 /* Eight sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
  * place's record (one 32-byte load per record; two-lane permutes pair the first halves of
  * records k and k + 4, then the second halves, and each set is transposed as above), then
- * the indices and the tags (even and odd words of the places, put in order by a 64-bit
- * permute). */
+ * the indices and the tags (even and odd words of the places, the other way round on a
+ * big-endian machine, put in order by a 64-bit permute). */
 #define COL_HAVE_LOAD_SAP_RECS 1
 static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
   vf r[8], unused[2];
@@ -91,19 +91,21 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
   const vf s03 = simde_mm256_loadu_ps(s), s47 = simde_mm256_loadu_ps(s + 8);
   const vf even = simde_mm256_shuffle_ps(s03, s47, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
   const vf odd = simde_mm256_shuffle_ps(s03, s47, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
-  c[6] = simde_mm256_castpd_ps(
+  c[6 + COL_BIG_ENDIAN] = simde_mm256_castpd_ps(
       simde_mm256_permute4x64_pd(simde_mm256_castps_pd(even), SIMDE_MM_SHUFFLE(3, 1, 2, 0)));
-  c[7] = simde_mm256_castpd_ps(
+  c[7 - COL_BIG_ENDIAN] = simde_mm256_castpd_ps(
       simde_mm256_permute4x64_pd(simde_mm256_castps_pd(odd), SIMDE_MM_SHUFFLE(3, 1, 2, 0)));
 }
 
 /* Eight 12-byte col_mtd records (x, y, hit, padding) as three 32-byte stores: output dword d
- * holds field d % 3 of record d / 3, so each output vector gathers records with one index
- * vector from each of x, y and hit, then blends the fields into place. */
+ * holds field d % 3 of record d / 3 (the hit dword: the bool and its padding, COL_TRUE_DWORD), so
+ * each output vector gathers records with one index vector from each of x, y and hit, then blends
+ * the fields into place. */
 #define COL_HAVE_STORE_MTD 1
 _Static_assert(sizeof(col_mtd) == 12, "col_mtd is x, y, hit and padding");
 static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
-  const vf h = simde_mm256_and_ps(hit, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(1)));
+  const vf h =
+      simde_mm256_and_ps(hit, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(COL_TRUE_DWORD)));
   float *f = (float *)(void *)out;
   static const int32_t idx_table[3][8] = {
       {0, 0, 0, 1, 1, 1, 2, 2}, {2, 3, 3, 3, 4, 4, 4, 5}, {5, 5, 6, 6, 6, 7, 7, 7}};
@@ -168,10 +170,10 @@ static inline vq vq_and(vq a, vq b) { return simde_mm256_and_si256(a, b); }
 static inline vq vq_or(vq a, vq b) { return simde_mm256_or_si256(a, b); }
 static inline vq vq_add(vq a, vq b) { return simde_mm256_add_epi64(a, b); }
 static inline vq vq_srl(vq v, unsigned n) {
-  return simde_mm256_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm256_srl_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline vq vq_sll(vq v, unsigned n) {
-  return simde_mm256_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm256_sll_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline bool vq_any(vq v) { return !simde_mm256_testz_si256(v, v); }
 static inline vq vq_popcnt(vq x) {

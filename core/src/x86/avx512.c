@@ -74,7 +74,7 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
  * place's record (register k holds records 2k and 2k + 1; 128-bit lane shuffles of two
  * registers gather the first halves of four records, then the second halves, and each set is
  * transposed as above), then the indices and the tags (the even and odd words of the places,
- * one two-register permute each). */
+ * the other way round on a big-endian machine; one two-register permute each). */
 #define COL_HAVE_LOAD_SAP_RECS 1
 static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
   vf r[8], unused[2];
@@ -96,18 +96,20 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
   static const int32_t odd_table[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
   const float *s = (const float *)(const void *)slot;
   const vf s07 = simde_mm512_loadu_ps(s), s8f = simde_mm512_loadu_ps(s + 16);
-  c[6] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(even_table), s8f);
-  c[7] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(odd_table), s8f);
+  c[6 + COL_BIG_ENDIAN] =
+      simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(even_table), s8f);
+  c[7 - COL_BIG_ENDIAN] = simde_mm512_permutex2var_ps(s07, simde_mm512_loadu_si512(odd_table), s8f);
 }
 
 /* Sixteen 12-byte col_mtd records (x, y, hit, padding) as three 64-byte stores: output dword
- * d holds field d % 3 of record d / 3; one index vector per output gathers from x, y and hit,
- * and two masked blends put the fields in place. */
+ * d holds field d % 3 of record d / 3 (the hit dword: the bool and its padding, COL_TRUE_DWORD);
+ * one index vector per output gathers from x, y and hit, and two masked blends put the fields in
+ * place. */
 #define COL_HAVE_STORE_MTD 1
 _Static_assert(sizeof(col_mtd) == 12, "col_mtd is x, y, hit and padding");
 static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
-  const vf h =
-      simde_mm512_castsi512_ps(simde_mm512_maskz_mov_epi32(hit, simde_mm512_set1_epi32(1)));
+  const vf h = simde_mm512_castsi512_ps(
+      simde_mm512_maskz_mov_epi32(hit, simde_mm512_set1_epi32(COL_TRUE_DWORD)));
   float *f = (float *)(void *)out;
   static const int32_t idx_table[3][16] = {
       {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5},
@@ -164,10 +166,10 @@ static inline vq vq_and(vq a, vq b) { return simde_mm512_and_si512(a, b); }
 static inline vq vq_or(vq a, vq b) { return simde_mm512_or_si512(a, b); }
 static inline vq vq_add(vq a, vq b) { return simde_mm512_add_epi64(a, b); }
 static inline vq vq_srl(vq v, unsigned n) {
-  return simde_mm512_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm512_srl_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline vq vq_sll(vq v, unsigned n) {
-  return simde_mm512_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm512_sll_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline bool vq_any(vq v) { return simde_mm512_test_epi64_mask(v, v) != 0; }
 /* Every intermediate stays small: SIMDe's portable code adds on signed lanes, where the

@@ -64,7 +64,7 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
 
 /* Four sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
  * place's record (each half a 4x4 transpose), then the indices and the tags (the even and
- * odd words of the places). */
+ * odd words of the places; the other way round on a big-endian machine). */
 #define COL_HAVE_LOAD_SAP_RECS 1
 static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
   const float *f[4];
@@ -76,8 +76,8 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
              simde_mm_loadu_ps(f[3] + 4), &c[4], &c[5], &unused[0], &unused[1]);
   const float *s = (const float *)(const void *)slot;
   const vf s01 = simde_mm_loadu_ps(s), s23 = simde_mm_loadu_ps(s + 4);
-  c[6] = simde_mm_shuffle_ps(s01, s23, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
-  c[7] = simde_mm_shuffle_ps(s01, s23, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
+  c[6 + COL_BIG_ENDIAN] = simde_mm_shuffle_ps(s01, s23, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+  c[7 - COL_BIG_ENDIAN] = simde_mm_shuffle_ps(s01, s23, SIMDE_MM_SHUFFLE(3, 1, 3, 1));
 }
 
 /* Mask words: two per vector. Popcount per lane: bit-parallel byte counts in the manner of
@@ -90,10 +90,10 @@ static inline vq vq_and(vq a, vq b) { return simde_mm_and_si128(a, b); }
 static inline vq vq_or(vq a, vq b) { return simde_mm_or_si128(a, b); }
 static inline vq vq_add(vq a, vq b) { return simde_mm_add_epi64(a, b); }
 static inline vq vq_srl(vq v, unsigned n) {
-  return simde_mm_srl_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm_srl_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline vq vq_sll(vq v, unsigned n) {
-  return simde_mm_sll_epi64(v, simde_mm_cvtsi32_si128((int)n));
+  return simde_mm_sll_epi64(v, simde_mm_cvtsi64_si128((int64_t)n));
 }
 static inline bool vq_any(vq v) {
   return simde_mm_movemask_epi8(simde_mm_cmpeq_epi8(v, simde_mm_setzero_si128())) != 0xFFFF;
