@@ -457,12 +457,16 @@ fuzz-brief:
 # One input of one target, replayed by its fuzzer rebuilt with this command's variables
 # (USER_KERNELS ...): the report again, exit 1 while the disagreement stands.
 # make fuzz-repro FUZZ_TARGETS=aabb INPUT=fuzz/artifacts/aabb/crash-...
+# (Without FUZZ_TARGETS on the command line: the folder the input is in, fuzz/artifacts/<target>/.)
+REPRO_TARGET = $(if $(filter command line,$(origin FUZZ_TARGETS)),$(FUZZ_TARGETS),$(filter \
+  $(ALL_FUZZ_TARGETS),$(notdir $(patsubst %/,%,$(dir $(INPUT))))))
 fuzz-repro:
 	@[ -n "$(INPUT)" ] || { echo "fuzz-repro: say which input: INPUT=path FUZZ_TARGETS=target" >&2; exit 2; }
 	@[ -f '$(INPUT)' ] || { echo "fuzz-repro: $(INPUT): no such file" >&2; exit 2; }
-	@bash scripts/fuzz.sh check $(FUZZ_TARGETS)
-	@$(MAKE) --no-print-directory fuzz-build
-	@$(FUZZ_ENV) bash scripts/fuzz.sh repro $(FUZZ_TARGETS) '$(INPUT)'
+	@[ $(words $(REPRO_TARGET)) -eq 1 ] || { echo "fuzz-repro: name the input's target: FUZZ_TARGETS=<one of $(ALL_FUZZ_TARGETS)>" >&2; exit 2; }
+	@bash scripts/fuzz.sh check $(REPRO_TARGET)
+	@$(MAKE) --no-print-directory fuzz-build FUZZ_TARGETS=$(REPRO_TARGET)
+	@$(FUZZ_ENV) bash scripts/fuzz.sh repro $(REPRO_TARGET) '$(INPUT)'
 
 # The failure path as a user meets it: make fuzz with a wrong user backend and a wrong user
 # broadphase, checked for the report, the kept input and a reproduce command that fails.

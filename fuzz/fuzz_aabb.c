@@ -97,14 +97,18 @@ static void report(col_aabb3 q, const col_aabb3_soa *s, const char **names, cons
     }
   free(seen);
   free(disputed);
-  for (size_t b = 0; b < nb; b++)
-    for (int k = 0; k < QUERIES; k++) {
-      fprintf(stderr, "  %-10s %-13s count %zu:", names[b], query_names[k], ans[b].count[k]);
-      for (size_t j = 0; j < ans[b].count[k]; j++) fprintf(stderr, " %u", ans[b].idx[k][j]);
-      const bool differs = ans[b].count[k] != ans[0].count[k] ||
-                           (ans[b].count[k] && memcmp(ans[b].idx[k], ans[0].idx[k],
-                                                      ans[b].count[k] * sizeof(uint32_t)) != 0);
-      fputs(differs ? "   <- DIFFERS from scalar\n" : "\n", stderr);
+  /* scalar, then the backends that differ from it, then the ones that agree */
+  for (int pass = 0; pass < 3; pass++)
+    for (size_t b = 0; b < nb; b++) {
+      if ((pass == 0) != (b == 0) || (pass > 0 && same(&ans[0], &ans[b]) != (pass == 2))) continue;
+      for (int k = 0; k < QUERIES; k++) {
+        fprintf(stderr, "  %-10s %-13s count %zu:", names[b], query_names[k], ans[b].count[k]);
+        for (size_t j = 0; j < ans[b].count[k]; j++) fprintf(stderr, " %u", ans[b].idx[k][j]);
+        const bool differs = ans[b].count[k] != ans[0].count[k] ||
+                             (ans[b].count[k] && memcmp(ans[b].idx[k], ans[0].idx[k],
+                                                        ans[b].count[k] * sizeof(uint32_t)) != 0);
+        fputs(differs ? "   <- DIFFERS from scalar\n" : "\n", stderr);
+      }
     }
 }
 

@@ -126,7 +126,9 @@ static size_t print_missing(const char *what, const col_pairs *x, const col_pair
  * (at most 200 boxes in all) and both pair lists. */
 static _Noreturn void report(const col_boxes *s, float *const v[6], col_touch touch,
                              const col_pairs *want, const col_pairs *got, const char *who) {
-  fprintf(stderr, "fuzz broadphase: touch rule %d, %uD, %zu boxes\n", touch, s->dims, s->count);
+  fprintf(stderr, "fuzz broadphase: touch rule %s, %uD, %zu boxes\n",
+          touch == COL_TOUCH_OVERLAPS ? "closed (touching boxes overlap)" : "open", s->dims,
+          s->count);
   bool *named = fz_alloc(s->count + 1);
   memset(named, 0, s->count + 1);
   fprintf(stderr, "  %s  <- DIFFERS from the oracle:\n", who);

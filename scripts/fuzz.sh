@@ -56,7 +56,8 @@ targets=("$@")
 [ "$mode" != repro ] || targets=("$1")
 for target in "${targets[@]}"; do
   grep -qx -- "$target" <<<"$all_targets" || {
-    echo "fuzz: '$target' is not a fuzz target; the targets are:" $all_targets >&2
+    echo "fuzz: '$target' is not a fuzz target; the targets are:" $all_targets \
+      "(several: separated by spaces, FUZZ_TARGETS=\"aabb mtd\")" >&2
     exit 2
   }
 done
@@ -200,7 +201,7 @@ status_of() {
 # The oldest crash file a fuzzer wrote into DIR (crash-, leak-, timeout-, oom-; slow-unit-
 # files only say an input was slow).
 first_crash() {
-  find "$1" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) \
+  find "$1" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) \
     -printf '%T@ %p\n' | sort -n | awk 'NR == 1 { print $2 }'
 }
 clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
@@ -244,9 +245,11 @@ for target in "${targets[@]}"; do
   mkdir -p "$new"
   # Crashes go to a folder of this run's own; the first is kept, the rest deleted.
   tmpdir=$(mktemp -d "$build/crashes.XXXXXX")
+  mkdir "$tmpdir/tmp"
   echo "fuzz $mode [$k/$n] $target: ${seconds}s$([ "$mode" = run ] && echo ", $jobs jobs"), log $log"
   start=$(date +%s)
-  setsid "$bin" "${common[@]}" "${extra[@]}" -max_total_time="$seconds" \
+  # (TMPDIR: -fork's job folders go with the run's own folder, also when it is stopped.)
+  TMPDIR=$PWD/$tmpdir/tmp setsid "$bin" "${common[@]}" "${extra[@]}" -max_total_time="$seconds" \
     -artifact_prefix="$tmpdir/" "$new" "fuzz/corpus/$target" >"$log" 2>&1 &
   pid=$!
   first=
@@ -285,12 +288,12 @@ for target in "${targets[@]}"; do
   read -r cov ft corp eps execs <<<"$(status_of "$log")"
   total_execs=$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+$' || true)
   # (A -fork parent's own final count is 0: its jobs ran the inputs; take the larger.)
-  execs=${execs:-0}
-  [ -z "$total_execs" ] || [ "$total_execs" -le "$execs" ] || execs=$total_execs
+  execs=${execs:--}
+  [ "${total_execs:-0}" -eq 0 ] || { [ "$execs" != - ] && [ "$total_execs" -le "$execs" ]; } || execs=$total_execs
   result=ok
   if [ -n "$first" ]; then
     result=FAILED
-    others=$(($(find "$tmpdir" -type f ! -name 'slow-unit-*' | wc -l) - 1))
+    others=$(($(find "$tmpdir" -maxdepth 1 -type f ! -name 'slow-unit-*' | wc -l) - 1))
     kept=$artifacts/$target/$(basename "$first")
     mv "$first" "$kept"
     how="found after ${elapsed}s"
@@ -337,7 +340,7 @@ for target in "${targets[@]}"; do
   rm -rf "$tmpdir"
   tmpdir=
   summary+=("$(printf "%-${width}s %-7s %5ss %10s execs %8s exec/s  cov %5s  ft %6s  corpus %5s" \
-    "$target" "$result" "$elapsed" "$execs" "${eps:-0}" "${cov:--}" "${ft:--}" "${corp:--}")")
+    "$target" "$result" "$elapsed" "$execs" "${eps:--}" "${cov:--}" "${ft:--}" "${corp:--}")")
   if [ "$failed" -ne 0 ]; then
     for rest in "${targets[@]:$k}"; do
       summary+=("$(printf "%-${width}s not run (the run stops at the first failure)" "$rest")")
