@@ -213,6 +213,10 @@ run_start=$(date +%s)
 summary=()
 failed=0
 k=0
+if [ "$mode" != merge ]; then
+  echo "fuzz $mode: $n target(s), at most $(clock $((n * seconds))) of fuzzing (FUZZ_SECONDS=$seconds each, wall" \
+    "clock)$([ "$min_seconds" -gt 0 ] && echo " + at most ${min_seconds}s minimizing a failing input")"
+fi
 for target in "${targets[@]}"; do
   k=$((k + 1))
   bin=$build/fuzz_$target
