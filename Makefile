@@ -363,6 +363,15 @@ check-env: $(TESTBIN)
 cross-test:
 	@bash scripts/cross-test.sh $(ARCH)
 
+# No timings under emulation: the benchmarks' emulation check, cross-built, refuses under
+# qemu-user (ARCH=arm64 or s390x; both when empty), not natively; so does $(BENCHBIN) under
+# qemu-user for this machine, and scripts/bench.sh given a foreign binary
+# (scripts/check-emulation.sh ARCH alone skips the native benchmark binary and its build).
+.PHONY: check-emulation
+check-emulation: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory $(BENCHBIN)
+	@bash scripts/check-emulation.sh $(or $(ARCH),all) $(BENCHBIN)
+
 # With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
 # included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of
 # every target; user-check (the shipped examples) is then left out. The last line names the user
@@ -591,6 +600,8 @@ Targets
                  reproduce command that fails; bad variables refused (part of make test)
   bench-check    the benchmark harness's failure messages, concurrent runs, a two-machine
                  report, compare's warnings (part of make test)
+  check-emulation  the benchmarks refuse to run under qemu-user (ARCH=arm64, s390x; both
+                 when empty) and run natively; bench.sh refuses a foreign binary
   fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process (part of make test)
   fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
   fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md

@@ -175,6 +175,13 @@ void bench_finish(gb_state *st, int64_t items, uint64_t tsc_ticks) {
 }
 
 int main(int argc, char **argv) {
+  /* Never a timing of an emulator's translation (bench_emulation.c), nor the emulating host's
+   * machine name: refused before anything else. */
+  char emulated[1024];
+  if (bench_machine_emulation(emulated, sizeof emulated) != 0) {
+    fprintf(stderr, "collide-bench: %s\n", emulated);
+    return BENCH_EXIT_EMULATED;
+  }
   /* The results folder's name for this machine (scripts/bench.sh asks here). */
   if (argc == 2 && strcmp(argv[1], "--collide_machine_name") == 0) {
     char name[256];

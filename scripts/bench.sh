@@ -31,6 +31,53 @@ for arg in "$@"; do
   case $arg in --benchmark_filter=*) complete=no filtered=yes ;; esac
 done
 
+# A binary of another architecture would run under an emulator (qemu-user through binfmt_misc):
+# refused before it starts, as the binary itself refuses (bench/bench_emulation.c, exit 3).
+# The architecture from the ELF header's class, byte order and machine; empty when unknown.
+elf_arch() {
+  local h
+  h=$(od -An -v -tu1 -N20 -- "$1" 2> /dev/null) || return 0
+  # shellcheck disable=SC2086 # one word per byte
+  set -- $h
+  [ "$#" -eq 20 ] && [ "$1 $2 $3 $4" = "127 69 76 70" ] || return 0
+  local is64=$(($5 == 2)) big=$(($6 == 2)) m=$((${20} * 256 + ${19}))
+  [ "$big" = 0 ] || m=$((${19} * 256 + ${20}))
+  case $m in
+    62) echo x86-64 ;;
+    3) echo x86 ;;
+    183) echo aarch64 ;;
+    40) echo arm ;;
+    22) if [ "$is64" = 1 ]; then echo s390x; else echo s390; fi ;;
+    21) if [ "$big" = 1 ]; then echo ppc64; else echo ppc64le; fi ;;
+    243) if [ "$is64" = 1 ]; then echo riscv64; else echo riscv32; fi ;;
+    258) echo loongarch64 ;;
+  esac
+}
+# A kernel runs its own family's programs natively (x86-64 runs x86, arm64 runs arm).
+arch_family() {
+  case $1 in
+    x86*) echo x86 ;;
+    aarch64 | arm) echo arm ;;
+    s390*) echo s390 ;;
+    *) echo "$1" ;;
+  esac
+}
+an() { case $1 in [aeiouxAEIOUX]* | s390*) echo an ;; *) echo a ;; esac }
+bin_arch=$(elf_arch "$bin")
+case $(uname -m) in
+  x86_64) host_arch=x86-64 ;;
+  i?86) host_arch=x86 ;;
+  aarch64 | arm64) host_arch=aarch64 ;;
+  arm*) host_arch=arm ;;
+  *) host_arch=$(uname -m) ;;
+esac
+if [ -n "$bin_arch" ] && [ "$(arch_family "$bin_arch")" != "$(arch_family "$host_arch")" ]; then
+  echo "bench: this is $(an "$bin_arch") $bin_arch binary ($bin) that would run under emulation" \
+    "on $(an "$host_arch") $host_arch host; timings would measure the emulator, not the code;" \
+    "run it on $(an "$bin_arch") $bin_arch machine" >&2
+  exit 3
+fi
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/collide-bench.XXXXXX")
 tmp=
 cleanup() { rm -rf "$work"; [ -z "$tmp" ] || rm -f "$tmp"; }
