@@ -29,8 +29,8 @@ from report_data import (ABSOLUTE_TARGETS, PIXEL_FAMILIES, SEPARATE_SECTIONS, TA
                          backend_order, complete_run, cycles, load_runs, newest_per_machine, speedup,
                          table_of)
 from report_choices import comparisons, user_section
-from report_machines import (cpu_identity, machine_labels, machines_section, plot_folder, revision_text,
-                             uncommitted_changes)
+from report_machines import (cpu_identity, machine_labels, machines_section, plot_folder, proven_lines,
+                             revision_text, uncommitted_changes)
 from report_util import (fmt, human_items, place_legend, plt, readable_log_axes, save_figure,
                          series_style, times, verdict)
 
@@ -283,6 +283,7 @@ def write_report(paths, report, out_dir):
         "or \"test\" below is that source's own code, reproduced bit for bit.",
         "",
     ]
+    lines += proven_lines()
     if len(runs) > 1:
         lines += machines_section(runs, labels)
     report_util.WRITTEN.clear()

@@ -97,5 +97,22 @@ def machines_section(runs, labels):
     return lines + [""]
 
 
+def proven_lines():
+    """Where the backends were proven to give the scalar reference's results bit for bit, with
+    the command that proves each; the timings are native only (collide-bench refuses to run
+    under emulation)."""
+    return [
+        "**Proven bit for bit on** (every backend the target runs, against the scalar reference; "
+        "correctness only, nothing timed):",
+        "",
+        "- x86-64, natively: `make test`",
+        "- aarch64 under qemu-user (native neon, scalar, the emulated twins): `make cross-test ARCH=arm64`",
+        "- s390x, big-endian, under qemu-user (scalar, the emulated twins): `make cross-test ARCH=s390x`",
+        "",
+        "Timings come from native runs only: the benchmark binary refuses to run under emulation.",
+        "",
+    ]
+
+
 def plot_folder(label):
     return re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-") or "machine"
