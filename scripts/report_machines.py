@@ -102,14 +102,15 @@ def proven_lines():
     the command that proves each; the timings are native only (collide-bench refuses to run
     under emulation)."""
     return [
-        "**Proven bit for bit on** (every backend the target runs, against the scalar reference; "
-        "correctness only, nothing timed):",
+        "**Proven bit for bit on** (every backend each target runs gives the scalar reference's "
+        "results exactly):",
         "",
         "- x86-64, natively: `make test`",
         "- aarch64 under qemu-user (native neon, scalar, the emulated twins): `make cross-test ARCH=arm64`",
         "- s390x, big-endian, under qemu-user (scalar, the emulated twins): `make cross-test ARCH=s390x`",
         "",
-        "Timings come from native runs only: the benchmark binary refuses to run under emulation.",
+        "Timings come from native runs only (the machines below): the benchmark binary refuses to "
+        "run under emulation.",
         "",
     ]
 
