@@ -1,7 +1,7 @@
-/* Shared by collide's benchmarks: the suite (which sizes, how long), the TSC, scenes drawn from
- * splitmix64, the backends to run, and the common counters. Each family file registers its
- * benchmarks, named family/variant/backend/scene with the object count as the argument
- * (DESIGN.md 5). */
+/* Shared by collide's benchmarks (bench.c): the suites (which sizes, how long), the TSC, the
+ * backends to run, registration per backend, and the common counters. Each family file
+ * registers its benchmarks, named family/variant/backend/scene with the object count as the
+ * argument (DESIGN.md 5); bench_main.c only drives them. */
 #ifndef COLLIDE_BENCH_H
 #define COLLIDE_BENCH_H
 
@@ -13,6 +13,7 @@
  * (on a 2-core machine). All lists are 0-terminated. */
 typedef struct bench_suite {
   const char *name;         /* smoke, quick, default, full */
+  bool complete;            /* an unfiltered run of it may replace results/REPORT.md */
   int64_t counts[24];       /* object counts of the batch kernels */
   int64_t sprite_sides[16]; /* sprite side lengths (items = side^2) */
   int64_t move_speeds[12];  /* pixel-stepping movement speeds */
@@ -27,23 +28,44 @@ typedef struct bench_suite {
   double budget;            /* seconds of wall time the whole run fits in; 0: no budget */
 } bench_suite;
 
+/* The suites, in order of size: the i-th, or NULL past the last. */
+const bench_suite *bench_suite_at(size_t i);
+/* The suite of that name, or NULL. */
+const bench_suite *bench_suite_named(const char *name);
+/* The suite registration uses (default unless the driver picks another). */
 extern const bench_suite *bench_active_suite;
 
 /* The backends every family runs: the supported ones that implement any of `kernels`
  * (col_kernel bits; user backends may fill only some), natives first (the emulated ones only
  * in suites that ask for them). */
-size_t bench_backends(const char **names, size_t max, unsigned kernels);
+size_t bench_backends(col_backend_info *out, size_t max, unsigned kernels);
 /* The backends worth timing where a family's inner loop runs some backend kernel (broadphases,
  * simulations): the hand-written natives, scalar, and user backends implementing any of
  * `kernels` (not the emulated or auto-vectorized ones). */
-size_t bench_kernel_backends(const char **names, size_t max, unsigned kernels);
+size_t bench_kernel_backends(col_backend_info *out, size_t max, unsigned kernels);
 #define BENCH_MAX_BACKENDS (16 + COL_USER_MAX)
 
 /* Registers `fn` once per backend implementing `kernel` as "<family>/<variant>/<backend>/<scene>"
  * over the counts (or the sprite sides); `fn` receives the backend's name (a static string) as
- * `user`. */
+ * `user`. The family is listed as an "objects" (or "pixels") family. */
 void bench_register(col_kernel kernel, const char *family, const char *variant, const char *scene,
                     gb_fn fn, bool sprite_sides);
+
+/* What bench_register_case hands its function as `user`. */
+typedef struct bench_case {
+  const char *backend; /* a static string */
+  const void *data;    /* the caller's, as given */
+} bench_case;
+
+/* As bench_register, for a function that needs more than the backend: it receives a
+ * bench_case (kept for the whole run) with `data`. */
+void bench_register_case(col_kernel kernel, const char *family, const char *variant,
+                         const char *scene, gb_fn fn, bool sprite_sides, const void *data);
+
+/* The kind of a family's benchmarks (the first part of their names), for the listing and the
+ * report: "objects" or "pixels" when bench_register made them (every backend, over object
+ * counts or sprite sides), "own" otherwise (its own variants and sizes). */
+const char *bench_family_kind(const char *family);
 
 /* Selects the backend of this benchmark or skips it (returns false). */
 bool bench_select(gb_state *st, const char *backend);

@@ -23,14 +23,25 @@ enum {
   MOVING = SCENE_MOVING,
   SCENES = SCENE_COUNT
 };
-#define INCREMENTAL     ((col_broadphase)99)  /* the cache keeping a tree */
-#define INCREMENTAL_SAP ((col_broadphase)100) /* the cache keeping sweep and prune */
-/* The same two told which boxes moved (col_broadphase_cache_update_moved), as the engines are. */
-#define LISTED     ((col_broadphase)101)
-#define LISTED_SAP ((col_broadphase)102)
+/* The kept (incremental) forms, timed on the moving scene: col_broadphase_cache keeping one
+ * algorithm, told every box (col_broadphase_cache_update) or, "-listed", which boxes moved
+ * (col_broadphase_cache_update_moved), as the engines are. Each runs on every backend where its
+ * algorithm uses the backend's kernels, else once (as "scalar"), like the from-scratch ones. */
+typedef struct kept_form {
+  const char *name;
+  col_broadphase algorithm;
+  bool listed;
+} kept_form;
+static const kept_form kept_forms[] = {
+    {"sap-incremental", COL_BROADPHASE_SAP, false},
+    {"sap-incremental-listed", COL_BROADPHASE_SAP, true},
+    {"tree-incremental", COL_BROADPHASE_TREE, false},
+    {"tree-incremental-listed", COL_BROADPHASE_TREE, true},
+};
 
 typedef struct bp_case {
-  col_broadphase algorithm;
+  col_broadphase algorithm; /* from scratch, or the one the cache keeps */
+  const kept_form *kept;    /* NULL: from scratch */
   const char *backend;
   int scene;
 } bp_case;
@@ -60,11 +71,9 @@ static void run(gb_state *st, void *user) {
   col_pairs pairs = {0};
   col_broadphase_stats stats = {0, 0, 0};
   col_broadphase_cache *cache = NULL;
-  const bool listed = c->algorithm == LISTED || c->algorithm == LISTED_SAP;
-  const bool cached = c->algorithm == INCREMENTAL || c->algorithm == INCREMENTAL_SAP || listed;
+  const bool cached = c->kept != NULL, listed = cached && c->kept->listed;
   col_status all = cached ? col_broadphase_cache_create(&cache) : COL_OK;
-  if (all == COL_OK && (c->algorithm == INCREMENTAL_SAP || c->algorithm == LISTED_SAP))
-    all = col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP);
+  if (all == COL_OK && cached) all = col_broadphase_cache_set_algorithm(cache, c->algorithm);
   uint32_t *moved = listed ? malloc((n ? n : 1) * sizeof(uint32_t)) : NULL;
   if (listed && moved == NULL) all = COL_ERR_MEMORY;
   size_t moved_count = 0;
@@ -116,23 +125,18 @@ static void run(gb_state *st, void *user) {
   col_pairs_free(&pairs);
 }
 
-static void add(col_broadphase algorithm, const char *backend, int which) {
+static void add(col_broadphase algorithm, const kept_form *kept, const char *backend, int which) {
   /* Static storage: the registration keeps a pointer for the whole run. */
   static bp_case cases[SCENES * (10 * BENCH_MAX_BACKENDS + 16)];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   bp_case *c = &cases[used++];
-  *c = (bp_case){algorithm, backend, which};
+  *c = (bp_case){algorithm, kept, backend, which};
   char name[128];
   col_broadphase_info info = {"?", algorithm, false, true, true};
   col_broadphase_at((size_t)algorithm, &info);
-  snprintf(name, sizeof name, "broadphase/%s/%s/%s",
-           algorithm == INCREMENTAL       ? "tree-incremental"
-           : algorithm == INCREMENTAL_SAP ? "sap-incremental"
-           : algorithm == LISTED          ? "tree-incremental-listed"
-           : algorithm == LISTED_SAP      ? "sap-incremental-listed"
-                                          : info.name,
-           backend, bench_scene_name[which]);
+  snprintf(name, sizeof name, "broadphase/%s/%s/%s", kept != NULL ? kept->name : info.name, backend,
+           bench_scene_name[which]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
   const bench_suite *suite = bench_active_suite;
@@ -142,7 +146,7 @@ static void add(col_broadphase algorithm, const char *backend, int which) {
       if (algorithm != COL_BROADPHASE_BRUTE || *a <= 10000) gb_arg(b, *a);
     return;
   }
-  if (algorithm == LISTED || algorithm == LISTED_SAP) { /* the engines' comparison size */
+  if (kept != NULL && kept->listed) { /* the engines' comparison size */
     gb_arg(b, 8192);
     return;
   }
@@ -154,8 +158,8 @@ static void add(col_broadphase algorithm, const char *backend, int which) {
     if (*a <= limit) gb_arg(b, *a), largest = *a;
   if (suite->reference_sizes) gb_arg(b, which == MOVING ? 8192 : 10000);
   /* The report names sweep and prune on a million uniform boxes (no regression there). */
-  if (suite->reference_sizes && which == SCENE_UNIFORM && algorithm == COL_BROADPHASE_SAP &&
-      largest < 1048576)
+  if (suite->reference_sizes && which == SCENE_UNIFORM && kept == NULL &&
+      algorithm == COL_BROADPHASE_SAP && largest < 1048576)
     gb_arg(b, 1048576);
 }
 
@@ -163,10 +167,10 @@ void bench_register_broadphase(void);
 void bench_register_broadphase(void) {
   /* Every registered algorithm: those that run the backend's kernels on each native backend,
    * the others once (as "scalar"); brute force not on the moving scene (per frame it says
-   * nothing new); then the two kept (incremental) forms on the moving scene. */
-  const char *names[BENCH_MAX_BACKENDS];
+   * nothing new); then the kept (incremental) forms on the moving scene. */
+  col_backend_info backends[BENCH_MAX_BACKENDS];
   const size_t nb =
-      bench_kernel_backends(names, BENCH_MAX_BACKENDS,
+      bench_kernel_backends(backends, BENCH_MAX_BACKENDS,
                             COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB3_QUERY | COL_KERNEL_SAP_RUN);
   for (int which = 0; which < SCENES; which++) {
     for (size_t a = 0; a < col_broadphase_count(); a++) {
@@ -174,16 +178,20 @@ void bench_register_broadphase(void) {
       if (!col_broadphase_at(a, &info)) continue;
       if (which == MOVING && info.algorithm == COL_BROADPHASE_BRUTE) continue;
       if (!info.uses_backend) {
-        add(info.algorithm, "scalar", which);
+        add(info.algorithm, NULL, "scalar", which);
         continue;
       }
-      for (size_t k = 0; k < nb; k++) add(info.algorithm, names[k], which);
+      for (size_t k = 0; k < nb; k++) add(info.algorithm, NULL, backends[k].name, which);
     }
-    if (which == MOVING) {
-      for (size_t k = 0; k < nb; k++) add(INCREMENTAL_SAP, names[k], which);
-      for (size_t k = 0; k < nb; k++) add(LISTED_SAP, names[k], which);
-      add(INCREMENTAL, "scalar", which);
-      add(LISTED, "scalar", which);
+    for (size_t f = 0; which == MOVING && f < sizeof kept_forms / sizeof kept_forms[0]; f++) {
+      const kept_form *kept = &kept_forms[f];
+      col_broadphase_info info = {"?", kept->algorithm, false, true, true};
+      col_broadphase_at((size_t)kept->algorithm, &info);
+      if (!info.uses_backend) {
+        add(kept->algorithm, kept, "scalar", which);
+        continue;
+      }
+      for (size_t k = 0; k < nb; k++) add(kept->algorithm, kept, backends[k].name, which);
     }
   }
 }

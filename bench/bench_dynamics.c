@@ -256,8 +256,8 @@ void bench_register_dynamics(void) {
   }
   /* The naive loop uses no backend (scalar only); an algorithm that runs the backend's kernels
    * on every native backend, the others once (scalar). */
-  const char *names[BENCH_MAX_BACKENDS];
-  const size_t nb = bench_kernel_backends(names, BENCH_MAX_BACKENDS, COL_KERNEL_ALL);
+  col_backend_info backends[BENCH_MAX_BACKENDS];
+  const size_t nb = bench_kernel_backends(backends, BENCH_MAX_BACKENDS, COL_KERNEL_ALL);
   size_t used = 0;
   for (size_t c = 0; c < cases; c++)
     for (size_t k = 0; k < nb; k++) {
@@ -265,11 +265,12 @@ void bench_register_dynamics(void) {
       col_broadphase_info info = {"?", sim_cases[c].algorithm, false, true, true};
       col_broadphase_at((size_t)sim_cases[c].algorithm, &info);
       const bool per_backend = !naive && info.uses_backend;
-      if (!per_backend && strcmp(names[k], "scalar") != 0) continue;
-      registrations[used] = (sim_registration){&sim_cases[c], names[k]};
+      if (!per_backend && strcmp(backends[k].name, "scalar") != 0) continue;
+      registrations[used] = (sim_registration){&sim_cases[c], backends[k].name};
       char name[160];
       snprintf(name, sizeof name, "sim/%s-%s/%s/%s", sim_cases[c].world ? "world" : "balls",
-               naive ? "naive" : info.name, names[k], sim_cases[c].world ? "platforms" : "uniform");
+               naive ? "naive" : info.name, backends[k].name,
+               sim_cases[c].world ? "platforms" : "uniform");
       gb_benchmark *g = gb_register(name, sim_fn, &registrations[used++]);
       const bool quadratic = naive || sim_cases[c].algorithm == COL_BROADPHASE_BRUTE;
       for (const int64_t *s = bench_active_suite->sim_counts; *s != 0; s++)

@@ -1,11 +1,8 @@
 /* 1-bit mask overlap benchmarks, the counterpart of bench_sprite.c on the same images and
- * scenes: the masks are the sprites thresholded once (outside the timed loop), and the items
- * are the overlap's pixels, so that "mask/.../X" and "sprite/.../X" compare directly.
- * Scenes: "nohit" (complementary solid pixels, full overlap: nothing collides, both modes scan
- * everything), "noise50" (half solid at random: the first-hit mode stops at once, the count
- * mode counts a quarter of the pixels), "partial" (noise50 with b moved by side/4 + 7 pixels
- * right, unaligned to 64, and side/4 down). Each iteration takes the next of 8 windows of the
- * images (bench_pixels.c), each window with its own pair of masks. */
+ * scenes (bench_pixels.h): the masks are the sprites thresholded once (outside the timed
+ * loop), and the items are the overlap's pixels, so that "mask/.../X" and "sprite/.../X"
+ * compare directly. Each iteration takes the next of 8 windows of the images (bench_pixels.c),
+ * each window with its own pair of masks. */
 #include "bench.h"
 #include "bench_pixels.h"
 
@@ -39,13 +36,14 @@ static const mask_set *masks_for(bench_pixel_pattern pattern, int32_t side) {
   return slot;
 }
 
-static void run(gb_state *st, const char *backend, bench_pixel_pattern pattern, bool partial,
-                col_pixel_mode mode) {
+static void run(gb_state *st, void *user) {
+  const bench_case *c = user;
+  const bench_pixel_scene *scene = c->data;
   const int32_t side = (int32_t)gb_arg_of(st, 0);
-  if (!bench_select(st, backend)) return;
-  const mask_set *set = masks_for(pattern, side);
-  const int32_t dx = partial ? bench_pixel_partial_dx(side) : 0;
-  const int32_t dy = partial ? bench_pixel_partial_dy(side) : 0;
+  if (!bench_select(st, c->backend)) return;
+  const mask_set *set = masks_for(scene->pattern, side);
+  const int32_t dx = scene->partial ? bench_pixel_partial_dx(side) : 0;
+  const int32_t dy = scene->partial ? bench_pixel_partial_dy(side) : 0;
   col_mask moved[MASK_WINDOWS];
   for (size_t k = 0; k < MASK_WINDOWS; k++) {
     moved[k] = set->b[k];
@@ -57,7 +55,7 @@ static void run(gb_state *st, const char *backend, bench_pixel_pattern pattern, 
   const uint64_t t0 = bench_tsc();
   while (gb_keep_running(st)) {
     const unsigned w = k++ % MASK_WINDOWS;
-    all |= col_mask_overlap(&set->a[w], &moved[w], mode, &hit);
+    all |= col_mask_overlap(&set->a[w], &moved[w], scene->mode, &hit);
     gb_do_not_optimize(&hit);
   }
   const uint64_t ticks = bench_tsc() - t0;
@@ -69,27 +67,9 @@ static void run(gb_state *st, const char *backend, bench_pixel_pattern pattern, 
   gb_counter(st, "colliding_pixels_last", (double)hit.count, GB_PLAIN);
 }
 
-static void count_noise(gb_state *st, void *user) {
-  run(st, user, BENCH_PIXELS_NOISE, false, COL_PIXEL_COUNT);
-}
-static void count_nohit(gb_state *st, void *user) {
-  run(st, user, BENCH_PIXELS_NOHIT, false, COL_PIXEL_COUNT);
-}
-static void count_partial(gb_state *st, void *user) {
-  run(st, user, BENCH_PIXELS_NOISE, true, COL_PIXEL_COUNT);
-}
-static void first_nohit(gb_state *st, void *user) {
-  run(st, user, BENCH_PIXELS_NOHIT, false, COL_PIXEL_FIRST);
-}
-static void first_noise(gb_state *st, void *user) {
-  run(st, user, BENCH_PIXELS_NOISE, false, COL_PIXEL_FIRST);
-}
-
 void bench_register_mask(void);
 void bench_register_mask(void) {
-  bench_register(COL_KERNEL_MASK, "mask", "count", "noise50", count_noise, true);
-  bench_register(COL_KERNEL_MASK, "mask", "count", "nohit", count_nohit, true);
-  bench_register(COL_KERNEL_MASK, "mask", "count", "partial", count_partial, true);
-  bench_register(COL_KERNEL_MASK, "mask", "first", "nohit", first_nohit, true);
-  bench_register(COL_KERNEL_MASK, "mask", "first", "noise50", first_noise, true);
+  for (size_t i = 0; i < BENCH_PIXEL_SCENES; i++)
+    bench_register_case(COL_KERNEL_MASK, "mask", bench_pixel_scenes[i].variant,
+                        bench_pixel_scenes[i].scene, run, true, &bench_pixel_scenes[i]);
 }

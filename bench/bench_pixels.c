@@ -1,4 +1,4 @@
-/* Pixel images for the sprite and mask benchmarks (see bench_pixels.h). */
+/* Pixel scenes and images for the sprite and mask benchmarks (see bench_pixels.h). */
 #include "bench_pixels.h"
 
 #include "bench.h"
@@ -6,6 +6,14 @@
 #include <stdlib.h>
 
 enum { MIN_IMAGE = 1024 };
+
+const bench_pixel_scene bench_pixel_scenes[BENCH_PIXEL_SCENES] = {
+    {"count", "noise50", COL_PIXEL_COUNT, BENCH_PIXELS_NOISE, false},
+    {"count", "nohit", COL_PIXEL_COUNT, BENCH_PIXELS_NOHIT, false},
+    {"count", "partial", COL_PIXEL_COUNT, BENCH_PIXELS_NOISE, true},
+    {"first", "nohit", COL_PIXEL_FIRST, BENCH_PIXELS_NOHIT, false},
+    {"first", "noise50", COL_PIXEL_FIRST, BENCH_PIXELS_NOISE, false},
+};
 
 static bench_pixel_image images[BENCH_PIXEL_PATTERNS];
 

@@ -236,6 +236,10 @@ gb_benchmark *gb_register(const char *name, gb_fn fn, void *user) {
   return reinterpret_cast<gb_benchmark *>(r->benchmark);
 }
 
+const char *gb_registered_name(size_t i) {
+  return i < registrations.size() ? registrations[i].name.c_str() : nullptr;
+}
+
 void gb_arg(gb_benchmark *b, int64_t value) {
   unwrap(b)->Arg(value);
   set_arity(b, 1);

@@ -3,6 +3,7 @@
  *
  * Registering (before gb_main):
  *   gb_benchmark *b = gb_register("family/variant/backend/scene", run, user);
+ *   gb_registered_name(0);                                  // what was registered, in order
  *   gb_range_multiplier(b, 4); gb_range(b, 16, 1 << 20);    // 16, 64, ..., 1M
  *   gb_dense_range(b, 0, 8, 2); gb_arg(b, 100);             // explicit arguments
  *   gb_args_product(b, lists, lengths, 2);                  // cartesian products
@@ -52,6 +53,8 @@ enum {
 };
 
 gb_benchmark *gb_register(const char *name, gb_fn fn, void *user);
+/* The name of the i-th registration (in order), or NULL past the last. */
+const char *gb_registered_name(size_t i);
 void gb_arg(gb_benchmark *b, int64_t value);
 void gb_range(gb_benchmark *b, int64_t lo, int64_t hi);
 void gb_range_multiplier(gb_benchmark *b, int multiplier);

@@ -1,5 +1,6 @@
 /* Decoding and reporting for the differential fuzz targets (see fuzz_common.h). */
 #include "fuzz_common.h"
+#include "backend_filter.h"
 #include "user_kernels.h"
 
 #include <math.h>
@@ -50,13 +51,14 @@ float fz_float(fz_reader *r) {
   return bits_to_float(fz_u32(r));
 }
 
+/* The reference first (the judge), then every other kind the harnesses' rule gives. */
 size_t fz_backends(const char **names, size_t max, unsigned kernels) {
   size_t n = 0;
-  col_backend_info info;
   if (n < max) names[n++] = "scalar";
-  for (size_t i = 0; col_backend_at(i, &info) && n < max; i++)
-    if (info.supported && info.kind != COL_BACKEND_REFERENCE && (info.kernels & kernels) != 0)
-      names[n++] = info.name;
+  col_backend_info others[FZ_MAX_BACKENDS];
+  const size_t found = harness_backends(others, FZ_MAX_BACKENDS, kernels,
+                                        HARNESS_ALL_KINDS & ~HARNESS_KIND(COL_BACKEND_REFERENCE));
+  for (size_t i = 0; i < found && n < max; i++) names[n++] = others[i].name;
   return n;
 }
 

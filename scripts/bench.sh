@@ -3,7 +3,8 @@
 # temporary file given its name at the end: an interrupted run leaves nothing half-written),
 # then writes its report.
 #   scripts/bench.sh BINARY [SUITE] [extra --benchmark_* options]
-# SUITE: smoke, quick (<= 2 min on 2 cores), default (<= 10 min), full (everything).
+# SUITE: one the binary lists (BINARY --collide_list=suites: smoke, quick (<= 2 min on 2 cores),
+# default (<= 10 min), full (everything)).
 # A complete default or full run (no --benchmark_filter) of a binary built from a clean tree,
 # run in a clean tree, goes to results/<machine>/ and regenerates results/REPORT.md and
 # results/plots/ (the newest complete run of every machine, side by side). Any other run (quick,
@@ -19,17 +20,6 @@ suite=${2:-default}
 shift $(($# >= 2 ? 2 : 1))
 python=${PYTHON:-/usr/bin/python3}
 results=${COLLIDE_RESULTS:-results}
-
-case $suite in
-  smoke | quick | default | full) ;;
-  *) echo "bench: BENCH=$suite: not a suite; use quick (2 min), default (10 min) or full" >&2; exit 2 ;;
-esac
-complete=yes
-[ "$suite" = default ] || [ "$suite" = full ] || complete=no
-filtered=no
-for arg in "$@"; do
-  case $arg in --benchmark_filter=*) complete=no filtered=yes ;; esac
-done
 
 # A binary of another architecture would run under an emulator (qemu-user through binfmt_misc):
 # refused before it starts, as the binary itself refuses (bench/bench_emulation.c, exit 3).
@@ -96,6 +86,24 @@ run_step() {
   fi
 }
 extra=("$@")
+
+# The suites and their kinds come from the binary: a complete one (default, full) may replace
+# the committed report when run unfiltered.
+run_step "listing the suites" "$bin" --collide_list=suites
+kind=$(awk -v s="$suite" '$1 == s { print $2 }' "$work/out")
+if [ -z "$kind" ]; then
+  use=$(awk '{ name[NR] = $1 ($3 > 0 ? " (" $3 / 60 " min)" : "") }
+    END { for (i = 1; i <= NR; i++) printf "%s%s", name[i], (i == NR ? "" : i == NR - 1 ? " or " : ", ") }' \
+    "$work/out")
+  echo "bench: BENCH=$suite: not a suite; use $use" >&2
+  exit 2
+fi
+complete=yes
+[ "$kind" = complete ] || complete=no
+filtered=no
+for arg in "$@"; do
+  case $arg in --benchmark_filter=*) complete=no filtered=yes ;; esac
+done
 
 run_step "naming this machine" "$bin" --collide_machine_name
 machine=$(cat "$work/out")
@@ -167,7 +175,7 @@ else
   "$python" scripts/report.py --input "$out" --output "$dir/$name.md" --plots "$dir/$name-plots"
   why="a $suite run"
   [ "$filtered" = no ] || why="a filtered $suite run"
-  if [ "$filtered" = no ] && [ -n "$dirty" ] && { [ "$suite" = default ] || [ "$suite" = full ]; }; then
+  if [ "$filtered" = no ] && [ -n "$dirty" ] && [ "$kind" = complete ]; then
     why="a $suite run with uncommitted changes"
   fi
   echo "bench: this was $why: $results/REPORT.md is left as it is (only a complete default or" \

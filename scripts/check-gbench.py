@@ -17,6 +17,9 @@ def expect(cond, what):
 
 
 expect(data["context"].get("check_context") == "present", "gb_add_context")
+expect(data["context"].get("check_registered") ==
+       "check/linear,check/dense,check/paused,check/product,check/min_time,check/skipped",
+       "gb_registered_name lists the registrations in order")
 for n in (64, 256, 1024):
     b = runs.get(f"check/linear/{n}")
     expect(b is not None, f"gb_range with multiplier 4 gives check/linear/{n}")

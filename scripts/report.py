@@ -25,8 +25,8 @@ from report_dynamics import dynamics_section
 from report_pixels import pixels_section
 from report_sweep import sweep_section
 import report_util
-from report_data import (ABSOLUTE_TARGETS, PIXEL_FAMILIES, SEPARATE_SECTIONS, TARGETS, backend_kinds,
-                         backend_order, complete_run, cycles, load_runs, newest_per_machine, speedup,
+from report_data import (ABSOLUTE_TARGETS, TARGETS, backend_kinds, backend_order, complete_run, cycles,
+                         family_kinds, load_runs, newest_per_machine, own_section, pixels, speedup,
                          table_of)
 from report_choices import comparisons, user_section
 from report_machines import (cpu_identity, machine_labels, machines_section, plot_folder, proven_lines,
@@ -58,7 +58,7 @@ def shortfall_note(table, family, variant, scene, backend):
     return None
 
 
-def plot_family(table, key, order, kinds, out_dir, machine):
+def plot_family(table, key, order, kinds, families, out_dir, machine):
     rows = table[key]
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     for i, backend in enumerate(b for b in order if b in rows):
@@ -72,10 +72,10 @@ def plot_family(table, key, order, kinds, out_dir, machine):
         width = 2.4 if backend == "scalar" else 1.4
         ax.plot(ns, ys, markersize=4, linewidth=width, label=backend, **style)
     family, variant, scene = key
-    items = "pixels" if family in PIXEL_FAMILIES else "objects"
+    items = "pixels" if pixels(families, family) else "objects"
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("side of the sprites (items = overlap pixels)" if family in PIXEL_FAMILIES else "N (objects)")
+    ax.set_xlabel("side of the sprites (items = overlap pixels)" if pixels(families, family) else "N (objects)")
     ax.set_ylabel(f"{items} per second")
     ax.set_title(f"{family}/{variant} — scene {scene} — {machine}")
     readable_log_axes(ax)
@@ -84,16 +84,16 @@ def plot_family(table, key, order, kinds, out_dir, machine):
     return save_figure(fig, os.path.join(out_dir, f"{family}-{variant}-{scene}-throughput"))
 
 
-def plot_speedups(table, order, kinds, out_dir, machine):
+def plot_speedups(table, order, kinds, families, out_dir, machine):
     """Horizontal bars, one group per kernel (labels on the y axis never overlap), native
     backends only (the emulated ones are compared in a table)."""
     picks = []
     for key in sorted(table, reverse=True):
         rows = table[key]
-        if "scalar" not in rows or key[0] in SEPARATE_SECTIONS:
+        if "scalar" not in rows or own_section(families, key[0]):
             continue
         sizes = sorted(rows["scalar"])
-        n = 256 if key[0] in PIXEL_FAMILIES and 256 in sizes else (4096 if 4096 in sizes else sizes[-1])
+        n = 256 if pixels(families, key[0]) and 256 in sizes else (4096 if 4096 in sizes else sizes[-1])
         picks.append((key, n))
     backends = [b for b in order if kinds.get(b) not in ("reference", "emulated")]
     if not picks or not backends:
@@ -111,7 +111,7 @@ def plot_speedups(table, order, kinds, out_dir, machine):
                 color=series_style(i)["color"])
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_yticks([j + 0.4 - height / 2 for j in range(len(picks))])
-    ax.set_yticklabels([f"{k[0]}/{k[1]}/{k[2]}, {'side' if k[0] in PIXEL_FAMILIES else 'N'} {n}"
+    ax.set_yticklabels([f"{k[0]}/{k[1]}/{k[2]}, {'side' if pixels(families, k[0]) else 'N'} {n}"
                         for k, n in picks], fontsize=8)
     ax.set_xscale("log", base=2)
     low, high = min(measured + [1.0]), max(measured + [1.0])
@@ -130,6 +130,7 @@ def report_run(path, data, out_dir, rel, machine):
     present = {b for rows in table.values() for b in rows}
     order = backend_order(ctx, present - {""})  # "": the peer engines' rows
     kinds = backend_kinds(ctx)
+    families = family_kinds(ctx)
     lines = []
     caches = ", ".join(
         f"L{c['level']} {c['type'].lower()} {c['size'] // 1024} KiB"
@@ -177,19 +178,19 @@ def report_run(path, data, out_dir, rel, machine):
     for kernel, (text, backends) in notes.items():
         lines += [f"- **{kernel} shortfall ({', '.join(backends)})**: {text}", ""]
 
-    speedup_plot = plot_speedups(table, order, kinds, out_dir, machine)
+    speedup_plot = plot_speedups(table, order, kinds, families, out_dir, machine)
     if speedup_plot:
         lines += [f"![speedup over scalar]({os.path.relpath(speedup_plot, rel)}.svg)", ""]
 
     for key in sorted(table):
         family, variant, scene = key
-        if family in SEPARATE_SECTIONS:
+        if own_section(families, family):
             continue
         rows = table[key]
         sizes = sorted({n for b in rows.values() for n in b})
         cols = [b for b in order if b in rows]
-        unit = "side (items = overlap pixels)" if family in PIXEL_FAMILIES else "N"
-        plot = plot_family(table, key, order, kinds, out_dir, machine)
+        unit = "side (items = overlap pixels)" if pixels(families, family) else "N"
+        plot = plot_family(table, key, order, kinds, families, out_dir, machine)
         lines += [
             f"### {family}/{variant} — scene `{scene}`",
             "",
@@ -224,8 +225,8 @@ def report_run(path, data, out_dir, rel, machine):
         lines.append("")
 
     lines += user_section(table, kinds)
-    lines += comparisons(table, order, kinds)
-    lines += pixels_section(table, out_dir, rel, machine)
+    lines += comparisons(table, order, kinds, families)
+    lines += pixels_section(table, order, kinds, out_dir, rel, machine)
     lines += dynamics_section(table, out_dir, rel, machine)
     lines += sweep_section(table, order)
     lines += broadphase_section(table, out_dir, rel, machine)

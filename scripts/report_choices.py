@@ -1,7 +1,7 @@
 """Two sections of the report (report.py): "Your kernels" (user backends and broadphases
 against ours, same run) and "Choices side by side" (layouts, native vs emulated, hand-written
 SIMD vs the compiler's auto-vectorization, first-hit vs counting)."""
-from report_data import PIXEL_FAMILIES, SEPARATE_SECTIONS
+from report_data import own_section, pixels
 from report_util import fmt, human_items, times
 
 def ratio_line(table, key_a, key_b, backend, n):
@@ -69,7 +69,7 @@ def user_section(table, kinds):
     return lines + ["", "(÷ our fastest below 1: ours is faster by its inverse.)", ""]
 
 
-def comparisons(table, order, kinds):
+def comparisons(table, order, kinds, families):
     lines = ["### Choices side by side", ""]
     lines += ratio_table(
         table, order, ("aabb2", "soa", "uniform"), ("aabb2", "aos", "uniform"),
@@ -90,10 +90,10 @@ def comparisons(table, order, kinds):
         "|---" * (len(twins) + 3) + "|",
     ]
     for key in sorted(table):
-        if key[0] in SEPARATE_SECTIONS:
+        if own_section(families, key[0]):
             continue
         rows = table[key]
-        n = 256 if key[0] in PIXEL_FAMILIES else 4096
+        n = 256 if pixels(families, key[0]) else 4096
 
         def ips(b):
             try:

@@ -33,10 +33,12 @@ ABSOLUTE_TARGETS = [  # max TSC cycles per box
     ("aabb2", "soa", "fixed", 4096, "avx512", 0.3),
 ]
 
-# Families with pixels as items (side = argument), and families reported in their own section
-# only (report_broadphase.py, report_pixels.py, report_dynamics.py) rather than per backend.
-PIXEL_FAMILIES = ("sprite", "mask")
-SEPARATE_SECTIONS = ("broadphase", "move", "sim", "circlestat", "sweepstat")
+# The families of runs recorded before the run listed them (collide_families): as they were
+# then. Newer runs record their own (collide-bench --collide_list=families).
+_FAMILIES_BEFORE_LISTED = {"sprite": "pixels", "mask": "pixels", "broadphase": "own", "move": "own",
+                           "sim": "own", "circlestat": "own", "sweepstat": "own"}
+# The suites whose unfiltered runs were complete, for runs recorded before collide_suite_kind.
+_COMPLETE_BEFORE_LISTED = ("default", "full")
 
 
 def cycles(table, key, backend, n):
@@ -61,9 +63,14 @@ def load_runs(paths):
 
 
 def complete_run(data):
-    """A default or full run with no filter: the only kind that may replace REPORT.md."""
+    """An unfiltered run of a complete suite (default, full): the only kind that may replace
+    REPORT.md."""
     ctx = data.get("context", {})
-    return ctx.get("collide_suite") in ("default", "full") and ctx.get("collide_filter", "") in ("", ".", ".*")
+    if "collide_suite_kind" in ctx:
+        complete = ctx["collide_suite_kind"] == "complete"
+    else:
+        complete = ctx.get("collide_suite") in _COMPLETE_BEFORE_LISTED
+    return complete and ctx.get("collide_filter", "") in ("", ".", ".*")
 
 
 def newest_per_machine(results_dir):
@@ -111,6 +118,29 @@ def backend_kinds(context):
         return dict(zip(names, kinds))
     legacy = {"scalar": "reference", "autovec": "compiler"}
     return {b: legacy.get(b, "emulated" if b.endswith("-emu") else "native") for b in names}
+
+
+def family_kinds(context):
+    """{family: kind} as the run recorded it (collide_families, collide_family_kinds): "objects"
+    and "pixels" families run on every backend over object counts or sprite sides (items: the
+    overlap's pixels); "own" families have their own variants and sizes and sections of their own
+    (report_broadphase.py, report_pixels.py, report_dynamics.py, report_sweep.py). A family the
+    run did not list counts as "objects"."""
+    names = [f for f in context.get("collide_families", "").split(",") if f]
+    kinds = [k for k in context.get("collide_family_kinds", "").split(",") if k]
+    if names and len(kinds) == len(names):
+        return dict(zip(names, kinds))
+    return dict(_FAMILIES_BEFORE_LISTED)
+
+
+def pixels(families, family):
+    """Whether the family's argument is the sprites' side (items: the overlap's pixels)."""
+    return families.get(family) == "pixels"
+
+
+def own_section(families, family):
+    """Whether the family is reported in a section of its own rather than per backend."""
+    return families.get(family) == "own"
 
 
 def backend_order(context, present):

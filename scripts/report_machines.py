@@ -4,8 +4,8 @@ import os
 import re
 import subprocess
 
-from report_data import (ABSOLUTE_TARGETS, HEADLINES, PIXEL_FAMILIES, TARGETS, backend_kinds, cycles, speedup,
-                         table_of)
+from report_data import (ABSOLUTE_TARGETS, HEADLINES, TARGETS, backend_kinds, cycles, family_kinds, pixels,
+                         speedup, table_of)
 from report_util import fmt, times, verdict
 
 def machine_labels(runs):
@@ -63,6 +63,7 @@ def machines_section(runs, labels):
     tables = [table_of(d) for _, d in runs]
     ctxs = [d.get("context", {}) for _, d in runs]
     kinds = [backend_kinds(c) for c in ctxs]
+    families = [family_kinds(c) for c in ctxs]
 
     def row(title, cells):
         return f"| {title} | " + " | ".join(cells) + " |"
@@ -92,7 +93,7 @@ def machines_section(runs, labels):
         for table, k in zip(tables, kinds):
             got, backend = best_native(table, k, (family, variant, scene), n)
             cells.append("–" if got is None else f"{times(got)} ({backend})")
-        unit = "side" if family in PIXEL_FAMILIES else "N"
+        unit = "side" if any(pixels(f, family) for f in families) else "N"
         lines.append(row(f"fastest native ÷ scalar: {family}/{variant}/{scene}, {unit} {n}", cells))
     return lines + [""]
 

@@ -6,9 +6,6 @@ import os
 from report_util import finish_loglog, fmt, plt, times, verdict
 
 MASK_TARGET = (("count", "nohit"), 256, 20.0)  # mask SIMD >= 20x the per-pixel scalar loop
-SIMD = ("avx512", "avx2", "sse2", "neon")
-SCENES = [("count", "nohit"), ("count", "noise50"), ("count", "partial"), ("first", "nohit"),
-          ("first", "noise50")]
 
 
 def _ips(table, family, variant, scene, backend, n):
@@ -18,20 +15,20 @@ def _ips(table, family, variant, scene, backend, n):
         return None
 
 
-def _best_simd(table, family, variant, scene, n):
-    found = [(_ips(table, family, variant, scene, b, n), b) for b in SIMD]
+def _best_simd(table, simd, family, variant, scene, n):
+    found = [(_ips(table, family, variant, scene, b, n), b) for b in simd]
     found = [f for f in found if f[0] is not None]
     return max(found) if found else (None, None)
 
 
-def _series(table, variant, scene, sides):
+def _series(table, simd, variant, scene, sides):
     """The four contenders per side: per-pixel scalar and best SIMD, mask scalar and best SIMD."""
     rows = []
     for n in sides:
         base = _ips(table, "sprite", variant, scene, "scalar", n)
-        pix_simd = _best_simd(table, "sprite", variant, scene, n)
+        pix_simd = _best_simd(table, simd, "sprite", variant, scene, n)
         mask_scalar = _ips(table, "mask", variant, scene, "scalar", n)
-        mask_simd = _best_simd(table, "mask", variant, scene, n)
+        mask_simd = _best_simd(table, simd, "mask", variant, scene, n)
         rows.append((n, base, pix_simd, mask_scalar, mask_simd))
     return rows
 
@@ -40,9 +37,9 @@ def _ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
-def _plot_masks(table, variant, scene, sides, out_dir, machine):
+def _plot_masks(table, simd, variant, scene, sides, out_dir, machine):
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    rows = _series(table, variant, scene, sides)
+    rows = _series(table, simd, variant, scene, sides)
     curves = [
         ("per-pixel scalar (the article's loop)", [r[1] for r in rows], "-"),
         ("per-pixel best SIMD", [r[2][0] for r in rows], "-"),
@@ -93,7 +90,7 @@ def _mask_reading(table, sides):
     return ["Reading these tables (this run): " + "; ".join(notes) + ".", ""]
 
 
-def _mask_part(table, out_dir, rel, machine):
+def _mask_part(table, simd, out_dir, rel, machine):
     sides = sorted({n for key, rows in table.items() if key[0] == "mask" for b in rows.values() for n in b})
     if not sides:
         return []
@@ -105,20 +102,21 @@ def _mask_part(table, out_dir, rel, machine):
     (variant, scene), n, need = MASK_TARGET
     base = _ips(table, "sprite", variant, scene, "scalar", n)
     lines += ["| target | backend | measured | |", "|---|---|---|---|"]
-    present = [b for b in SIMD if b in table.get(("mask", variant, scene), {})] or ["any SIMD"]
+    present = [b for b in simd if b in table.get(("mask", variant, scene), {})] or ["any SIMD"]
     for b in present:
         got = _ratio(_ips(table, "mask", variant, scene, b, n), base)
         lines.append(f"| mask/{variant}/{scene} at {n}² ≥ {need:g}x the per-pixel scalar loop | "
                      f"{b} | {times(got)} | {verdict(got, got is not None and got >= need)} |")
     lines.append("")
-    for variant, scene in SCENES:
-        if ("mask", variant, scene) not in table or ("sprite", variant, scene) not in table:
-            continue
-        plot = _plot_masks(table, variant, scene, sides, out_dir, machine)
+    # The scenes both families ran (bench_pixels.c defines them), in name order.
+    scenes = sorted(key[1:] for key in table if key[0] == "sprite" and ("mask",) + key[1:] in table)
+    for variant, scene in scenes:
+        plot = _plot_masks(table, simd, variant, scene, sides, out_dir, machine)
         lines += [f"#### {variant}/{scene}", "", f"![pixels]({os.path.relpath(plot, rel)}.svg)", "",
                   "| side | per-pixel scalar (TSC cycles/pixel) | per-pixel best SIMD | mask scalar | "
                   "mask best SIMD |", "|---|---|---|---|---|"]
-        for n, base_ips, (pix_ips, pix_b), mask_ips, (msimd_ips, msimd_b) in _series(table, variant, scene, sides):
+        for n, base_ips, (pix_ips, pix_b), mask_ips, (msimd_ips, msimd_b) in _series(table, simd, variant, scene,
+                                                                                    sides):
             try:
                 cyc = table[("sprite", variant, scene)]["scalar"][n]["tsc_cycles_per_item"]
             except KeyError:
@@ -161,5 +159,7 @@ def _move_part(table, out_dir, rel, machine):
     return lines + ["", f"![movement]({os.path.relpath(plot, rel)}.svg)", ""]
 
 
-def pixels_section(table, out_dir, rel, machine):
-    return _mask_part(table, out_dir, rel, machine) + _move_part(table, out_dir, rel, machine)
+def pixels_section(table, order, kinds, out_dir, rel, machine):
+    """The pixel section; "best SIMD" is the fastest of the run's native backends (in `order`)."""
+    simd = [b for b in order if kinds.get(b) == "native"]
+    return _mask_part(table, simd, out_dir, rel, machine) + _move_part(table, out_dir, rel, machine)

@@ -4,6 +4,7 @@
 #include "gbench.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void spin(int64_t n) {
   volatile uint64_t sink = 0;
@@ -72,5 +73,10 @@ int main(int argc, char **argv) {
   gb_min_time(b, 0.01);
   gb_register("check/skipped", skipped, NULL);
   gb_add_context("check_context", "present");
+  char registered[256] = "";
+  for (size_t i = 0; gb_registered_name(i) != NULL; i++)
+    snprintf(registered + strlen(registered), sizeof registered - strlen(registered), "%s%s",
+             i > 0 ? "," : "", gb_registered_name(i));
+  gb_add_context("check_registered", registered);
   return gb_main(&argc, argv);
 }

@@ -4,6 +4,7 @@
  * (`--list-backends user` only the user ones); `--list-user` what USER_KERNELS registered, one
  * per line, for make test's summary. The user kernels of the build (USER_KERNELS) are
  * registered first. */
+#include "backend_filter.h"
 #include "collide.h"
 #include "user_kernels.h"
 
@@ -38,11 +39,12 @@ int main(int argc, char *argv[]) {
     return 0;
   }
   if (argc > 1 && strcmp(argv[1], "--list-backends") == 0) {
-    col_backend_info info;
     const bool user_only = argc > 2 && strcmp(argv[2], "user") == 0;
-    for (size_t i = 0; col_backend_at(i, &info); i++)
-      if (info.supported && (!user_only || info.kind == COL_BACKEND_USER))
-        printf("%s\n", info.name);
+    col_backend_info found[16 + COL_USER_MAX];
+    const size_t n =
+        harness_backends(found, sizeof found / sizeof found[0], COL_KERNEL_ALL,
+                         user_only ? HARNESS_KIND(COL_BACKEND_USER) : HARNESS_ALL_KINDS);
+    for (size_t i = 0; i < n; i++) printf("%s\n", found[i].name);
     return 0;
   }
   col_status st = col_backend_init();
