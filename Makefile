@@ -359,7 +359,7 @@ check-env: $(TESTBIN)
 
 # Bit for bit on another architecture, under qemu-user: ARCH=arm64 (native neon too) or s390x
 # (big-endian); cross-builds into build/cross-$(ARCH) (scripts/cross-test.sh).
-.PHONY: cross-test
+.PHONY: cross-test cross-selftest
 cross-test:
 	@bash scripts/cross-test.sh $(ARCH)
 
@@ -371,6 +371,11 @@ cross-test:
 check-emulation: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory $(BENCHBIN)
 	@bash scripts/check-emulation.sh $(or $(ARCH),all) $(BENCHBIN)
+
+# Native-only code (neon.c's native block) has no emulated twin to fuzz on x86: its seeded bug
+# must be found by cross-test on arm64, naming neon and not neon-emu (scripts/cross-selftest.sh).
+cross-selftest:
+	@bash scripts/cross-selftest.sh
 
 # With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
 # included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of
@@ -604,6 +609,10 @@ Targets
                  when empty) and run natively; bench.sh refuses a foreign binary
   fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process (part of make test)
   fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
+  cross-test     ARCH=arm64 or s390x: the unit suite on every backend and every corpus through
+                 every backend, bit for bit, cross-built into build/cross-ARCH, run under qemu
+  cross-selftest show cross-test ARCH=arm64 finds a seeded bug in native-only NEON code, which
+                 the emulated twin neon-emu (the x86 runs) does not have
   fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md
   fuzz-merge     fold fuzz/corpus-local/ into the committed corpora
   fuzz-cfl-check run ClusterFuzzLite's build.sh locally
@@ -646,7 +655,7 @@ Variables (default in brackets)
                  $(ALL_FUZZ_TARGETS)]
   FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
   FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
-  SELFTEST_ONLY  fuzz-selftest runs only these seeded bugs (name,name) [all]
+  SELFTEST_ONLY  fuzz-selftest, cross-selftest run only these seeded bugs (name,name) [all]
   SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]
   MUTANTS        fuzz-mutants: how many mutants [100]
   MUTANTS_SEED   fuzz-mutants: which sample [1]

@@ -51,6 +51,19 @@ static inline uint32_t vm_bits(vm m) {
   static const uint32_t weight[4] = {1, 2, 4, 8};
   return simde_vaddvq_u32(simde_vandq_u32(m, simde_vld1q_u32(weight)));
 }
+/* Native AArch64 only: whether any lane is set, the test the kernels' hot loops take on every
+ * block. The template's vm_bits(m) != 0 compiles to and (the lane weights, kept in a register),
+ * addv (an across-lanes add) and fmov before the branch; here xtn (each all-ones or all-zero
+ * lane keeps its low 16 bits) packs the mask into 64 bits and fmov tests it as one scalar: one
+ * instruction fewer, no reduction. neon-emu keeps the template's test, so this code is checked
+ * only where it runs natively: make cross-test ARCH=arm64 (its seeded bug: make
+ * cross-selftest). */
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+#define COL_HAVE_VM_ANY 1
+static inline bool vm_any(vm m) {
+  return simde_vget_lane_u64(simde_vreinterpret_u64_u16(simde_vmovn_u32(m)), 0) != 0;
+}
+#endif
 static inline vf vf_select(vm m, vf t, vf f) { return simde_vbslq_f32(m, t, f); }
 static inline vi vi_loadu(const uint32_t *p) { return simde_vld1q_u32(p); }
 static inline vi vi_set1(uint32_t x) { return simde_vdupq_n_u32(x); }

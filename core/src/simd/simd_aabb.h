@@ -41,7 +41,7 @@ COL_INLINE size_t query2_soa(col_aabb2 query, const col_aabb2_soa *set, uint32_t
   for (; i + 4 * COL_W <= n; i += 4 * COL_W) {
     const vm m0 = mask2(&q, set, i, open), m1 = mask2(&q, set, i + COL_W, open);
     const vm m2 = mask2(&q, set, i + 2 * COL_W, open), m3 = mask2(&q, set, i + 3 * COL_W, open);
-    if (vm_bits(vm_or(vm_or(m0, m1), vm_or(m2, m3))) == 0) continue;
+    if (!vm_any(vm_or(vm_or(m0, m1), vm_or(m2, m3)))) continue;
     found += emit_indices(out + found, vm_bits(m0), (uint32_t)i);
     found += emit_indices(out + found, vm_bits(m1), (uint32_t)(i + COL_W));
     found += emit_indices(out + found, vm_bits(m2), (uint32_t)(i + 2 * COL_W));
@@ -115,7 +115,7 @@ COL_INLINE size_t query3_soa(col_aabb3 query, const col_aabb3_soa *set, uint32_t
   size_t i = 0, found = 0;
   for (; i + 2 * COL_W <= n; i += 2 * COL_W) {
     const vm m0 = mask3(&q, src, i, open), m1 = mask3(&q, src, i + COL_W, open);
-    if (vm_bits(vm_or(m0, m1)) == 0) continue;
+    if (!vm_any(vm_or(m0, m1))) continue;
     found += emit_indices(out + found, vm_bits(m0), (uint32_t)i);
     found += emit_indices(out + found, vm_bits(m1), (uint32_t)(i + COL_W));
   }

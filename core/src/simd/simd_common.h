@@ -12,7 +12,10 @@
  *   vf_loadu vf_storeu vf_set1  unaligned load/store, broadcast
  *   vf_add vf_sub vf_mul vf_div vf_sqrt
  *   vf_lt vf_le vf_gt vf_ge vf_eq    ordered, quiet compares: false when either is NaN
- *   vm_and vm_or vm_andnot(a, b) = a & ~b; vm_bits: lane i -> bit i
+ *   vm_and vm_or vm_andnot(a, b) = a & ~b; vm_bits: lane i -> bit i (every vm lane is all
+ *                               ones or all zeros)
+ *   vm_any(m)                   optional (COL_HAVE_VM_ANY): some lane set; default
+ *                               vm_bits(m) != 0
  *   vf_select(m, t, f)          t where m, else f
  *   vi_loadu vi_set1 vi_alpha_gt(px, thr) = (px >> 24) > thr, per lane, as a vm
  *   vi_has_all(t, need)         lanes where (t & need) == need, as a vm
@@ -72,6 +75,11 @@ COL_INLINE unsigned col_popcount(uint32_t bits) {
   }
   return (unsigned)__builtin_popcount(bits);
 }
+
+#ifndef COL_HAVE_VM_ANY
+/* The hot loops' "did anything hit" test; an ISA with a cheaper test defines its own. */
+COL_INLINE bool vm_any(vm m) { return vm_bits(m) != 0; }
+#endif
 
 /* Tails are copied into stack blocks padded with a value that can never match (NaN for
  * coordinates, alpha 0 for pixels), so no kernel reads past the caller's arrays. */

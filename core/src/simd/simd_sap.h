@@ -87,7 +87,7 @@ COL_INLINE size_t sap_sweep_t(const col__sap_cell *c, size_t *pr, size_t *pj, co
         m = vm_and(m, open ? vf_gt(b_max_x, q_min_x) : vf_ge(b_max_x, q_min_x));
       }
       m = vm_and(m, vi_has_all(vi_loadu(tag + j), need));
-      if (!sparse || vm_bits(m) != 0) o += emit_pairs(o, m, id + j, a);
+      if (!sparse || vm_any(m)) o += emit_pairs(o, m, id + j, a);
       const uint32_t run = vm_bits(in);
       if (run != COL_LANES) {
         t += j - r - 1 + col_popcount(run);

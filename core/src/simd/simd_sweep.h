@@ -36,8 +36,7 @@ COL_INLINE uint32_t sweep_lanes(const sweep_consts *k, vf cx, vf cy, vf cz, vf r
   }
   vm through = vm_andnot(vm_andnot(valid, inside), vf_lt(s, k->zero));
   through = vm_andnot(through, vf_lt(q, k->zero));
-  const uint32_t candidates = vm_bits(through);
-  if ((candidates | vm_bits(inside)) == 0) return 0; /* the common case: skip the sqrt */
+  if (!vm_any(vm_or(through, inside))) return 0; /* the common case: skip the sqrt */
   vf tt = vf_sub(s, vf_sqrt(q));
   if (robust) tt = vf_select(vf_lt(tt, k->zero), k->zero, tt); /* never below +0 */
   through = vm_and(through, vf_le(tt, k->len));
