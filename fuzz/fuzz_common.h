@@ -6,6 +6,8 @@
 #define COLLIDE_FUZZ_COMMON_H
 
 #include "collide.h"
+/* splitmix64: the generator behind every target's decoded fills. */
+#include "splitmix64.h"
 
 #include <stdio.h>
 
@@ -58,9 +60,6 @@ void *fz_alloc(size_t bytes);
  * own allocation fails). */
 void fz_fail_allocation(long k);
 bool fz_allocation_failed(void);
-
-/* splitmix64: the generator behind every target's decoded fills. */
-uint64_t fz_splitmix(uint64_t *state);
 
 /* The sprite overlap by its definition, for the sprite and mask targets: every world pixel
  * of the two rectangles' intersection, row-major, solid in both (alpha > thr). */
