@@ -25,12 +25,16 @@ mkdir -p "$obj" "$OUT"
 # The Makefile's variables for this $CC, one a line, read without the caller's make state or
 # the builder's CFLAGS (they come on top below). PIC_FLAGS left out: these objects are linked
 # only into the fuzzers.
+# shellcheck disable=SC2016 # the $(...) are make's, expanded by make
 makefile_vars=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory CC="$CC" \
   CFLAGS= PIC_FLAGS= SANITIZE= USER_KERNELS= USER_CFLAGS= \
   --eval 'cfl-vars: ; @printf "%s\n" "$(REQUIRED_FLAGS)" "$(SCALAR_FLAGS)" "$(EMU_FLAGS)" "$(HARNESS_INC)" "$(HARNESS_LIBS)" "$(CORE_SRC)"' \
   cfl-vars)
 mapfile -t var <<<"$makefile_vars"
-[ "${#var[@]}" -eq 6 ] && [ -n "${var[0]}" ] || { echo "build.sh: make did not give the Makefile's flags" >&2; exit 1; }
+if [ "${#var[@]}" -ne 6 ] || [ -z "${var[0]}" ]; then
+  echo "build.sh: make did not give the Makefile's flags" >&2
+  exit 1
+fi
 # The bit-exact contract's flags come on top of the builder's (DESIGN.md 3).
 flags="$CFLAGS ${var[0]}"
 scalar_flags=${var[1]}
