@@ -14,7 +14,7 @@ the rest of the sample as it was.
 
 A mutant is built as the fuzz self-test builds its bugs (a copy of the tree under
 build/mutants/<id>/, the fuzz build's objects reused) and fuzzed on the targets that reach its
-file (TARGETS below), MUTANT_SECONDS in all (default 60), starting from the committed corpus.
+file (fuzz_mutants_plan.py), MUTANT_SECONDS in all (default 60), starting from the committed corpus.
 It is killed when a target reports (a disagreement, a sanitizer report, a crash); it is
 stillborn when it does not compile (not counted). Survivors listed with a reason in
 fuzz/mutants-equivalent.txt (the mutant's id, the text of its line in backquotes, then the
@@ -22,9 +22,8 @@ reason) are equivalent: they cannot change any result, and are not counted eithe
 whose line no longer reads as recorded (the code changed, or other lines moved it) does not
 count: the review was of other code; the script says so and where that text now is.
 
-Which sources are mutated, and which targets fuzz each, is TARGETS and NOT_MUTATED below: every
-file under core/src/ must be in one of them and every fuzz target in TARGETS, else the script
-stops and names what is missing. --list prints them and the sample without building anything.
+Which sources are mutated, and which targets fuzz each: scripts/fuzz_mutants_plan.py (a source
+or fuzz target it does not account for stops the script). --list prints them and the sample.
 
 Environment: MUTANTS (default 100), MUTANTS_SEED (default 1), MUTANT_SECONDS (default 60),
 MUTANT_JOBS (parallel mutants, default: the cores), MUTANTS_ONLY (ids, comma-separated).
@@ -39,6 +38,8 @@ import subprocess
 import sys
 import time
 
+from fuzz_mutants_plan import fuzz_targets, plan
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "mutants")
 # The fuzz build's flags without -Werror: a mutant that only draws a warning (|| among && wants
@@ -47,91 +48,6 @@ BASE_TREE = os.path.join(OUT, "base")
 BASE = os.path.join(BASE_TREE, "build", "fuzz")  # O=build/fuzz everywhere: the .d files match
 MAKE_VARS = ["CC=clang", "SANITIZE=fuzz",
              "CFLAGS=-O2 -g -Wall -Wextra -Wno-error -Wshadow -Wstrict-prototypes"]
-
-# Which fuzz targets reach a source file (first match wins). Every file under core/src/ is
-# mutated when a row maps it, unless NOT_MUTATED lists it; a file neither maps nor lists is an
-# error (a new source is never silently left out), and so is a target here that
-# scripts/fuzz-targets.sh does not list, or one of its targets that no row names.
-TARGETS = [
-    (r"core/src/aabb\.c$", ["aabb", "args"]),
-    (r"core/src/aabb_ref\.h$", ["aabb", "broadphase"]),
-    (r"core/src/mtd\.c$", ["mtd", "args"]),
-    (r"core/src/mtd", ["mtd"]),
-    (r"core/src/sprite\.c$", ["sprite", "args"]),
-    (r"core/src/sprite", ["sprite", "mask"]),
-    (r"core/src/mask\.c$", ["mask", "args", "move"]),
-    (r"core/src/mask", ["mask", "move"]),
-    (r"core/src/move\.c$", ["move", "args"]),
-    (r"core/src/sweep\.c$", ["sweep", "args"]),
-    (r"core/src/sweep", ["sweep"]),
-    (r"core/src/circle\.c$", ["circle", "args", "sim"]),
-    (r"core/src/circle", ["circle", "sim"]),
-    (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
-    (r"core/src/broadphase/(bipartite|cache)\.[ch]$", ["broadphase", "args"]),
-    (r"core/src/broadphase/cache_sap\.c$", ["broadphase"]),  # the simulations use no cache
-    (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
-    (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
-    (r"core/src/broadphase/", ["broadphase", "sim"]),
-    (r"core/src/simd/simd_aabb\.h$", ["aabb", "broadphase"]),
-    (r"core/src/simd/simd_sap\.h$", ["broadphase"]),
-    (r"core/src/simd/simd_mtd\.h$", ["mtd"]),
-    (r"core/src/simd/simd_sprite\.h$", ["sprite"]),
-    (r"core/src/simd/simd_mask\.h$", ["mask"]),
-    (r"core/src/simd/simd_sweep\.h$", ["sweep"]),
-    (r"core/src/simd/simd_circle\.h$", ["circle"]),
-    (r"core/src/simd/simd_common\.h$", ["aabb", "mtd", "sweep"]),
-]
-
-# The sources under core/src/ that are not mutated, and why (checked before TARGETS). Adding
-# one to the mutated sources changes which mutants a seed draws.
-NOT_MUTATED = [
-    (r"core/src/(scalar|x86/autovec)\.c$|core/src/ref_backend\.h$|core/src/simd/simd_kernels\.h$",
-     "only instantiates kernels written in other files (mutated there)"),
-    (r"core/src/(x86|arm)/", "an ISA's vocabulary (loads, compares, lane moves); not in the sample "
-     "so far (the seeded-bug self-test breaks avx2.c and avx512.c)"),
-    (r"core/src/(backend|cpu)\.c$|core/src/backend\.h$",
-     "the backend table, its registry and the CPU tests; not in the sample so far"),
-    (r"core/src/broadphase/broadphase\.h$|core/src/sim_internal\.h$",
-     "shared declarations and helpers of the broadphases / simulations; not in the sample so far"),
-]
-
-
-def fuzz_targets():
-    """The fuzz targets, as the Makefile finds them (scripts/fuzz-targets.sh)."""
-    out = subprocess.run(["bash", os.path.join(ROOT, "scripts", "fuzz-targets.sh")],
-                         stdout=subprocess.PIPE, text=True, check=True).stdout
-    return out.split()
-
-
-def plan(files=None):
-    """The mutated sources with the targets that reach each ({path: targets}) and the sources
-    left out ({path: reason}); exits naming every file or target the tables do not account for."""
-    if files is None:
-        files = sorted(os.path.relpath(os.path.join(d, f), ROOT)
-                       for d, _, names in os.walk(os.path.join(ROOT, "core", "src"))
-                       for f in names if f.endswith((".c", ".h")))
-    mutated, left_out, problems = {}, {}, []
-    for path in files:
-        reason = next((r for pattern, r in NOT_MUTATED if re.search(pattern, path)), None)
-        targets = next((t for pattern, t in TARGETS if re.search(pattern, path)), None)
-        if reason is not None:
-            left_out[path] = reason
-        elif targets is not None:
-            mutated[path] = targets
-        else:
-            problems.append(f"{path}: no row of TARGETS maps it to the fuzz targets that reach it, "
-                            f"and NOT_MUTATED does not list it")
-    known = fuzz_targets()
-    named = sorted({t for _, ts in TARGETS for t in ts})
-    problems += [f"TARGETS names {t}, which is no fuzz target (fuzz/fuzz_{t}.c)"
-                 for t in named if t not in known]
-    problems += [f"the fuzz target {t} (fuzz/fuzz_{t}.c) is in no row of TARGETS"
-                 for t in known if t not in named]
-    if problems:
-        sys.exit("fuzz-mutants: scripts/fuzz-mutants.py's tables do not account for:\n  "
-                 + "\n  ".join(problems))
-    return mutated, left_out
-
 
 # (pattern, replacement): each match of the pattern is one site.
 OPERATORS = [
