@@ -162,7 +162,8 @@ REPLAYS := $(ALL_FUZZ_TARGETS:%=$(O)/replay_%)
 FUZZERS := $(ALL_FUZZ_TARGETS:%=$(O)/fuzz_%)
 # Keep the objects of these pattern chains (make would delete them as intermediates).
 .SECONDARY: $(ALL_FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.o) $(FUZZ_COMMON_OBJ) $(O)/obj/fuzz/replay.o \
-  $(foreach t,$(ALL_FUZZ_TARGETS),$(call fuzz_parts,$(t)))
+  $(foreach t,$(ALL_FUZZ_TARGETS),$(call fuzz_parts,$(t))) \
+  $(patsubst fuzz/%.c,$(O)/obj/fuzz/%.o,fuzz/make_seeds.c $(wildcard fuzz/seeds/*.c))
 FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
@@ -505,19 +506,27 @@ fuzz-merge: fuzz-build
 fuzz-cfl-check: fuzz-build
 	@bash scripts/cfl-check.sh
 
-# Regenerate the hand-made seed inputs (fuzz/make_seeds.c) into fuzz/corpus/.
-seeds: $(DEPS_STAMP) $(LIB) $(USER_OBJ)
-	@mkdir -p build/seeds
-	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) fuzz/make_seeds.c fuzz/fuzz_common.c $(USER_OBJ) $(LIB) $(FUZZ_LINK_FLAGS) -lm \
-	  -o build/seeds/make_seeds
-	build/seeds/make_seeds fuzz/corpus
+# Regenerate the hand-made seed inputs into fuzz/corpus/: every fuzz target's seed writer
+# fuzz/seeds/<target>.c, linked with the driver fuzz/make_seeds.c and the encoder
+# fuzz/seeds/encode.c into $(O)/make_seeds_<target>. A target without a writer, or a writer
+# without a target, is an error.
+SEED_MISSING := $(filter-out $(basename $(notdir $(wildcard fuzz/seeds/*.c))),$(ALL_FUZZ_TARGETS))
+SEED_EXTRA := $(filter-out encode $(ALL_FUZZ_TARGETS),$(basename $(notdir $(wildcard fuzz/seeds/*.c))))
+$(O)/make_seeds_%: $(O)/obj/fuzz/make_seeds.o $(O)/obj/fuzz/seeds/encode.o $(O)/obj/fuzz/seeds/%.o \
+  $(FUZZ_COMMON_OBJ) $(USER_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(FUZZ_LINK_FLAGS) $^ -lm -o $@
+seeds: $(DEPS_STAMP)
+	@[ -z "$(SEED_MISSING)" ] || { echo "seeds: no seed writer fuzz/seeds/<target>.c for the fuzz target(s): $(SEED_MISSING)" >&2; exit 1; }
+	@[ -z "$(SEED_EXTRA)" ] || { echo "seeds: fuzz/seeds/ has writers of no fuzz target (fuzz/fuzz_<target>.c): $(SEED_EXTRA)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory $(ALL_FUZZ_TARGETS:%=$(O)/make_seeds_%)
+	@set -e; for t in $(ALL_FUZZ_TARGETS); do $(O)/make_seeds_$$t fuzz/corpus/$$t; done
 
 report: $(DEPS_STAMP)
 	$(PYTHON) scripts/report.py
 
 format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
-	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
+	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c
 
 # Use from another project: the headers, libcollide.a (-fPIC), libcollide.so.$(VERSION) with its
@@ -690,5 +699,5 @@ distclean: clean
 
 # (Only the dependency files of this build's own user files: one left by another
 # USER_KERNELS list may name a file that is not there.)
--include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(USER_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d \
+-include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(USER_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/fuzz/*/*.d \
   $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d)

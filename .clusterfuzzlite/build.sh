@@ -7,10 +7,11 @@
 # Produces, per fuzz target T (every fuzz/fuzz_T.c but fuzz_common.c, as the Makefile finds
 # them, with its parts fuzz/T/*.c if any): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip,
 # $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
-# The flags are the Makefile's: the scalar backend (scalar.c) with -fno-tree-vectorize, each ISA file with
-# its own flags only (scripts/isa-list.sh) and again emulated (SIMDE_NO_NATIVE). USER_KERNELS and
-# USER_CFLAGS bring in user kernels as they do for make. The workflows that run it are in
-# .github/workflows/cflite_*.yml.
+# The flags are the Makefile's, asked from make (one definition): the bit-exact contract's flags
+# and include folders, the scalar backend (scalar.c) with its own, each ISA file with its own
+# flags only (scripts/isa-list.sh) and again emulated, the harness's folder and libraries.
+# USER_KERNELS and USER_CFLAGS bring in user kernels as they do for make. The workflows that run
+# it are in .github/workflows/cflite_*.yml.
 
 set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,13 +22,29 @@ obj=${WORK:-/tmp}/collide-cfl-obj
 rm -rf "$obj"
 mkdir -p "$obj" "$OUT"
 
+# The Makefile's variables for this $CC, one a line, read without the caller's make state or
+# the builder's CFLAGS (they come on top below). PIC_FLAGS left out: these objects are linked
+# only into the fuzzers.
+# shellcheck disable=SC2016 # the $(...) are make's, expanded by make
+makefile_vars=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory CC="$CC" \
+  CFLAGS= PIC_FLAGS= SANITIZE= USER_KERNELS= USER_CFLAGS= \
+  --eval 'cfl-vars: ; @printf "%s\n" "$(REQUIRED_FLAGS)" "$(SCALAR_FLAGS)" "$(EMU_FLAGS)" "$(HARNESS_INC)" "$(HARNESS_LIBS)" "$(CORE_SRC)"' \
+  cfl-vars)
+mapfile -t var <<<"$makefile_vars"
+if [ "${#var[@]}" -ne 6 ] || [ -z "${var[0]}" ]; then
+  echo "build.sh: make did not give the Makefile's flags" >&2
+  exit 1
+fi
 # The bit-exact contract's flags come on top of the builder's (DESIGN.md 3).
-flags="$CFLAGS -std=c11 -ffp-contract=off -fno-fast-math -Icore/include -Icore/src"
-emu="-DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi"
+flags="$CFLAGS ${var[0]}"
+scalar_flags=${var[1]}
+emu=${var[2]}
+harness_inc=${var[3]}
+harness_libs=${var[4]}
 
-for src in core/src/*.c core/src/broadphase/*.c; do
+for src in ${var[5]}; do
   name=$(echo "${src#core/src/}" | tr / -)
-  scalar=$([ "$src" = core/src/scalar.c ] && echo -fno-tree-vectorize || true)
+  scalar=$([ "$src" = core/src/scalar.c ] && echo "$scalar_flags" || true)
   $CC $flags $scalar -c "$src" -o "$obj/${name%.c}.o"
 done
 # The ISA files and their flags: the collide-isa line of each, as the Makefile reads them.
@@ -52,22 +69,22 @@ for src in ${USER_KERNELS:-}; do
 done
 # shellcheck disable=SC2086 # the file list is words
 bash scripts/user-register.sh ${USER_KERNELS:-} >"$obj/user_register.c"
-$CC $flags -Iharness -c "$obj/user_register.c" -o "$obj/user_register.o"
-$CC $flags -Iharness -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
-$CC $flags -Iharness -c harness/sweep_exact.c -o "$obj/sweep_exact.o"
+$CC $flags $harness_inc -c "$obj/user_register.c" -o "$obj/user_register.o"
+$CC $flags $harness_inc -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
+$CC $flags $harness_inc -c harness/sweep_exact.c -o "$obj/sweep_exact.o"
 targets=$(bash scripts/fuzz-targets.sh)
 for target in $targets; do
-  $CC $flags -Iharness -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
+  $CC $flags $harness_inc -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
   # A target's further parts: fuzz/<target>/*.c (as the Makefile finds them).
   parts=()
   for src in fuzz/"$target"/*.c; do
     [ -f "$src" ] || continue
-    $CC $flags -Iharness -c "$src" -o "$obj/fuzz_${target}_$(basename "$src" .c).o"
+    $CC $flags $harness_inc -c "$src" -o "$obj/fuzz_${target}_$(basename "$src" .c).o"
     parts+=("$obj/fuzz_${target}_$(basename "$src" .c).o")
   done
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "${parts[@]}" "$obj/fuzz_common.o" "$obj/sweep_exact.o" \
     "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE $(bash scripts/fuzz-targets.sh link-flags) \
-    -lgmp -lm -o "$OUT/fuzz_$target"
+    $harness_libs -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
   zip -q -j "$OUT/fuzz_${target}_seed_corpus.zip" fuzz/corpus/"$target"/*
   cp fuzz/collide.dict "$OUT/fuzz_$target.dict"

@@ -2,6 +2,7 @@
  * benchmarks unchanged, so results stay comparable with earlier runs. */
 #define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #include "bench_scenes.h"
+#include "splitmix64.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,12 +11,7 @@
 const char *const bench_scene_name[SCENE_COUNT] = {
     "uniform", "boxprune3d", "boxprune2d", "clustered", "platformer", "moving", "dense"};
 
-uint64_t bench_next(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
+uint64_t bench_next(uint64_t *state) { return splitmix64(state); }
 
 float bench_uniform(uint64_t *state, float lo, float hi) {
   return lo + (hi - lo) * (float)(bench_next(state) >> 40) * 0x1p-24f;

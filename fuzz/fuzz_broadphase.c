@@ -174,7 +174,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const uint64_t side = large ? 127u : 15u, wide_every = large ? 32u : 16u;
   float *v[6];
   for (int k = 0; k < 6; k++) v[k] = fz_alloc(n * sizeof(float));
-  uint64_t seed = size * 0x9E3779B97F4A7C15u;
+  /* A one-round variant of splitmix64 (another shift, no second round): the committed corpus
+   * decodes through it, so it stays as it is. */
+  uint64_t seed = size * SPLITMIX64_GAMMA;
   for (size_t i = 0; i < n; i++) {
     const int order[6] = {0, 1, 3, 4, 2, 5};
     for (unsigned k = 0; k < 2 * dims; k++) {
@@ -182,8 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (r.n > 0) {
         f = fz_float(&r);
       } else {
-        seed += 0x9E3779B97F4A7C15u;
-        const uint64_t z = (seed ^ (seed >> 29)) * 0xBF58476D1CE4E5B9u;
+        seed += SPLITMIX64_GAMMA;
+        const uint64_t z = (seed ^ (seed >> 29)) * SPLITMIX64_MIX1;
         const float c =
             shape == 2 ? (float)(z >> 40 & side) : (float)(z >> 40) * 0x1p-24f * 1000.0f;
         uint64_t reach = 7u, least = 0u; /* extents least..least + reach */
@@ -274,7 +276,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * after all, the exact pairs. Whatever is not freed again is a leak LeakSanitizer reports. The
    * cache below gets the same. */
   uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
-  pick = fz_splitmix(&pick);
+  pick = splitmix64(&pick);
   const bool starve = (pick & 3) == 0;
   if (starve) {
     col_broadphase_info info;

@@ -155,10 +155,3 @@ col_pixel_hit fz_sprite_brute_force(const col_sprite *a, const col_sprite *b, ui
       }
   return h;
 }
-
-uint64_t fz_splitmix(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}

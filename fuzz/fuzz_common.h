@@ -1,11 +1,13 @@
 /* Shared by the differential fuzz targets: a byte reader that turns fuzzer input into the
  * floats and sizes that reach every edge of the kernels, the list of backends to compare,
  * and the disagreement report. The input format is documented in fuzz/README.md; seed files
- * are written by fuzz/make_seeds.c with the matching encoder. */
+ * are written by fuzz/seeds/<target>.c with the matching encoder (fuzz/seeds/encode.c). */
 #ifndef COLLIDE_FUZZ_COMMON_H
 #define COLLIDE_FUZZ_COMMON_H
 
 #include "collide.h"
+/* splitmix64: the generator behind every target's decoded fills. */
+#include "splitmix64.h"
 
 #include <stdio.h>
 
@@ -58,9 +60,6 @@ void *fz_alloc(size_t bytes);
  * own allocation fails). */
 void fz_fail_allocation(long k);
 bool fz_allocation_failed(void);
-
-/* splitmix64: the generator behind every target's decoded fills. */
-uint64_t fz_splitmix(uint64_t *state);
 
 /* The sprite overlap by its definition, for the sprite and mask targets: every world pixel
  * of the two rectangles' intersection, row-major, solid in both (alpha > thr). */

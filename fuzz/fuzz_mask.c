@@ -35,7 +35,7 @@ static fz_sprite decode_sprite(fz_reader *r, uint8_t thr) {
   f.raw = fz_alloc(n * sizeof(uint32_t));
   const uint8_t near[4] = {0, thr, (uint8_t)(thr == 255 ? 255 : thr + 1), 255};
   for (size_t i = 0; i < n; i++) {
-    const uint64_t z = fz_splitmix(&seed);
+    const uint64_t z = splitmix64(&seed);
     const uint8_t alpha = (uint8_t)(z >> 56) < density ? near[(z >> 40) & 3] : (uint8_t)(z >> 48);
     f.raw[i] = ((uint32_t)alpha << 24) | (uint32_t)(z & 0xFFFFFFu);
   }
@@ -70,7 +70,7 @@ static col_mask mask_from_raw_words(const col_mask *m, uint64_t seed) {
     const size_t data = m->stride - 1;
     for (size_t k = 0; k < per_row; k++) {
       uint64_t v = k < data ? m->words[(size_t)y * m->stride + k] : 0;
-      const uint64_t junk = fz_splitmix(&seed);
+      const uint64_t junk = splitmix64(&seed);
       const int64_t first_junk_bit = (int64_t)m->width - 64 * (int64_t)k;
       if (first_junk_bit <= 0)
         v = junk;

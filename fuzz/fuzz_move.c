@@ -81,10 +81,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t *bits = calloc(per_row * (size_t)h, sizeof(uint64_t));
   int32_t ground = h / 2;
   for (int32_t x = 0; x < w; x++) {
-    ground += (int32_t)(fz_splitmix(&seed) % (2u * roughness + 1)) - roughness;
+    ground += (int32_t)(splitmix64(&seed) % (2u * roughness + 1)) - roughness;
     ground = ground < 0 ? 0 : ground > h ? h : ground;
     for (int32_t y = 0; y < h; y++)
-      if (y >= ground || fz_splitmix(&seed) % 100 < noise)
+      if (y >= ground || splitmix64(&seed) % 100 < noise)
         bits[(size_t)y * per_row + (size_t)x / 64] |= (uint64_t)1 << (x % 64);
   }
   while (r.n >= 2) {

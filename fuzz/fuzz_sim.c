@@ -35,7 +35,7 @@ static void list_algorithms(void) {
     }
 }
 
-static float unit(uint64_t *state) { return (float)(fz_splitmix(state) >> 40) * 0x1p-24f; }
+static float unit(uint64_t *state) { return (float)(splitmix64(state) >> 40) * 0x1p-24f; }
 
 static float next(fz_reader *r, uint64_t *seed, float lo, float hi) {
   return r->n > 0 ? fz_float(r) : lo + (hi - lo) * unit(seed);

@@ -28,7 +28,7 @@ static fz_sprite decode_sprite(fz_reader *r, int64_t base_x, int64_t base_y, uin
   f.raw = fz_alloc(n * sizeof(uint32_t)); /* exactly the pixels: ASan sees any over-read */
   const uint8_t near[4] = {0, thr, (uint8_t)(thr == 255 ? 255 : thr + 1), 255};
   for (size_t i = 0; i < n; i++) {
-    const uint64_t z = fz_splitmix(&seed);
+    const uint64_t z = splitmix64(&seed);
     const uint8_t alpha = (uint8_t)(z >> 56) < density ? near[(z >> 40) & 3] : (uint8_t)(z >> 48);
     f.raw[i] = ((uint32_t)alpha << 24) | (uint32_t)(z & 0xFFFFFFu);
   }

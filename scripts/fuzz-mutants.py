@@ -14,13 +14,16 @@ the rest of the sample as it was.
 
 A mutant is built as the fuzz self-test builds its bugs (a copy of the tree under
 build/mutants/<id>/, the fuzz build's objects reused) and fuzzed on the targets that reach its
-file (TARGETS below), MUTANT_SECONDS in all (default 60), starting from the committed corpus.
+file (fuzz_mutants_plan.py), MUTANT_SECONDS in all (default 60), starting from the committed corpus.
 It is killed when a target reports (a disagreement, a sanitizer report, a crash); it is
 stillborn when it does not compile (not counted). Survivors listed with a reason in
 fuzz/mutants-equivalent.txt (the mutant's id, the text of its line in backquotes, then the
 reason) are equivalent: they cannot change any result, and are not counted either. An entry
 whose line no longer reads as recorded (the code changed, or other lines moved it) does not
 count: the review was of other code; the script says so and where that text now is.
+
+Which sources are mutated, and which targets fuzz each: scripts/fuzz_mutants_plan.py (a source
+or fuzz target it does not account for stops the script). --list prints them and the sample.
 
 Environment: MUTANTS (default 100), MUTANTS_SEED (default 1), MUTANT_SECONDS (default 60),
 MUTANT_JOBS (parallel mutants, default: the cores), MUTANTS_ONLY (ids, comma-separated).
@@ -35,6 +38,8 @@ import subprocess
 import sys
 import time
 
+from fuzz_mutants_plan import fuzz_targets, plan
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "mutants")
 # The fuzz build's flags without -Werror: a mutant that only draws a warning (|| among && wants
@@ -43,53 +48,6 @@ BASE_TREE = os.path.join(OUT, "base")
 BASE = os.path.join(BASE_TREE, "build", "fuzz")  # O=build/fuzz everywhere: the .d files match
 MAKE_VARS = ["CC=clang", "SANITIZE=fuzz",
              "CFLAGS=-O2 -g -Wall -Wextra -Wno-error -Wshadow -Wstrict-prototypes"]
-
-# Which fuzz targets reach a source file (first match wins).
-TARGETS = [
-    (r"core/src/aabb\.c$", ["aabb", "args"]),
-    (r"core/src/aabb_ref\.h$", ["aabb", "broadphase"]),
-    (r"core/src/mtd\.c$", ["mtd", "args"]),
-    (r"core/src/mtd", ["mtd"]),
-    (r"core/src/sprite\.c$", ["sprite", "args"]),
-    (r"core/src/sprite", ["sprite", "mask"]),
-    (r"core/src/mask\.c$", ["mask", "args", "move"]),
-    (r"core/src/mask", ["mask", "move"]),
-    (r"core/src/move\.c$", ["move", "args"]),
-    (r"core/src/sweep\.c$", ["sweep", "args"]),
-    (r"core/src/sweep", ["sweep"]),
-    (r"core/src/circle\.c$", ["circle", "args", "sim"]),
-    (r"core/src/circle", ["circle", "sim"]),
-    (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
-    (r"core/src/broadphase/(bipartite|cache)\.c$", ["broadphase", "args"]),
-    (r"core/src/broadphase/cache_sap\.c$", ["broadphase"]),  # the simulations use no cache
-    (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
-    (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
-    (r"core/src/broadphase/", ["broadphase", "sim"]),
-    (r"core/src/simd/simd_aabb\.h$", ["aabb", "broadphase"]),
-    (r"core/src/simd/simd_sap\.h$", ["broadphase"]),
-    (r"core/src/simd/simd_mtd\.h$", ["mtd"]),
-    (r"core/src/simd/simd_sprite\.h$", ["sprite"]),
-    (r"core/src/simd/simd_mask\.h$", ["mask"]),
-    (r"core/src/simd/simd_sweep\.h$", ["sweep"]),
-    (r"core/src/simd/simd_circle\.h$", ["circle"]),
-    (r"core/src/simd/", ["aabb", "mtd", "sweep"]),
-    (r"core/src/(x86|arm)/", ["aabb", "mtd", "sprite", "mask", "sweep", "circle"]),
-]
-
-SOURCES = [
-    "core/src/aabb.c", "core/src/aabb_ref.h", "core/src/mtd.c", "core/src/mtd_ref.h",
-    "core/src/sprite.c", "core/src/sprite_ref.h", "core/src/mask.c", "core/src/mask_ref.h",
-    "core/src/move.c", "core/src/sweep.c", "core/src/sweep_ref.h", "core/src/circle.c",
-    "core/src/circle_ref.h", "core/src/sim.c", "core/src/sim_world.c", "core/src/sim_grid.c",
-    "core/src/broadphase/brute.c", "core/src/broadphase/sap.c",
-    "core/src/broadphase/sap_grid.c", "core/src/broadphase/bipartite.c", "core/src/broadphase/grid.c",
-    "core/src/broadphase/tree.c", "core/src/broadphase/quadtree.c",
-    "core/src/broadphase/cache.c", "core/src/broadphase/cache_sap.c",
-    "core/src/broadphase/pairs.c",
-    "core/src/simd/simd_aabb.h", "core/src/simd/simd_sap.h", "core/src/simd/simd_mtd.h",
-    "core/src/simd/simd_sprite.h", "core/src/simd/simd_mask.h", "core/src/simd/simd_sweep.h",
-    "core/src/simd/simd_circle.h", "core/src/simd/simd_common.h",
-]
 
 # (pattern, replacement): each match of the pattern is one site.
 OPERATORS = [
@@ -142,9 +100,9 @@ def code_spans(line, in_comment):
     return spans, False
 
 
-def sites():
+def sites(sources):
     found, texts = [], {}
-    for path in SOURCES:
+    for path in sources:
         with open(os.path.join(ROOT, path)) as f:
             lines = f.read().split("\n")
         in_comment = False
@@ -175,13 +133,6 @@ def draw(everything, texts, count, seed):
         key = f"{seed}\0{path}\0{text}\0{nth}\0{old}\0{new}".encode()
         keyed.append((hashlib.sha256(key).hexdigest(), site))
     return [site for _, site in sorted(keyed)[:count]]
-
-
-def targets_of(path):
-    for pattern, targets in TARGETS:
-        if re.search(pattern, path):
-            return targets
-    return ["aabb"]
 
 
 # A line of fuzz/mutants-equivalent.txt: the id (path:line:column:old->new, where old and new
@@ -235,7 +186,7 @@ def copy_tree(work, root=ROOT):
         shutil.copy2(deps, os.path.join(work, "build", ".deps-installed"))
 
 
-def run_mutant(site, seconds):
+def run_mutant(site, seconds, targets):
     path, no, col, old, new = site
     ident = mutant_id(site)
     work = os.path.join(OUT, re.sub(r"[^A-Za-z0-9_.-]", "_", ident))
@@ -258,7 +209,6 @@ def run_mutant(site, seconds):
     lines[no - 1] = line[:col] + new + line[col + len(old):]
     with open(target_file, "w") as f:
         f.write("\n".join(lines))
-    targets = targets_of(path)
     build = subprocess.run(
         ["make", "-C", work, "--no-print-directory", "O=build/fuzz", *MAKE_VARS,
          *[f"build/fuzz/fuzz_{t}" for t in targets]],
@@ -288,33 +238,64 @@ def run_mutant(site, seconds):
     return ident, verdict, killed_at, diff, targets
 
 
+USAGE = """usage: scripts/fuzz-mutants.py [--list]   (make fuzz-mutants runs it)
+  --list   print the mutated sources with the fuzz targets that reach each, the sources left
+           out and why, and the sample MUTANTS / MUTANTS_SEED / MUTANTS_ONLY picks; no build,
+           no fuzzing"""
+
+
+def list_plan(mutated, left_out, everything, chosen):
+    per_file = {}
+    for site in everything:
+        per_file[site[0]] = per_file.get(site[0], 0) + 1
+    print("mutated sources (sites: fuzz targets):")
+    for path, targets in mutated.items():
+        print(f"  {path} ({per_file.get(path, 0)}): {' '.join(targets)}")
+    print("not mutated:")
+    for path, reason in left_out.items():
+        print(f"  {path}: {reason}")
+    print(f"the sample: {len(chosen)} of {len(everything)} sites")
+    for site in chosen:
+        print(f"  {mutant_id(site)}: {' '.join(mutated[site[0]])}")
+
+
 def main():
+    args = sys.argv[1:]
+    if args[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip() + "\n\n" + USAGE)
+        return 0
+    if args not in ([], ["--list"]):
+        print(USAGE, file=sys.stderr)
+        return 2
+    mutated, left_out = plan()
     count = int(os.environ.get("MUTANTS", "100"))
     seed = int(os.environ.get("MUTANTS_SEED", "1"))
     seconds = int(os.environ.get("MUTANT_SECONDS", "60"))
     jobs = int(os.environ.get("MUTANT_JOBS", str(os.cpu_count() or 2)))
     only = [s for s in os.environ.get("MUTANTS_ONLY", "").split(",") if s]
-    targets = sorted({t for _, ts in TARGETS for t in ts})
+    everything, texts = sites(mutated)
+    if only:
+        chosen = [s for s in everything if mutant_id(s) in only]
+    else:
+        chosen = draw(everything, texts, count, seed)
+    if args == ["--list"]:
+        list_plan(mutated, left_out, everything, chosen)
+        return 0
     copy_tree(BASE_TREE)
     base = subprocess.run(["make", "-C", BASE_TREE, "--no-print-directory", "O=build/fuzz",
-                           *MAKE_VARS, *[f"build/fuzz/fuzz_{t}" for t in targets]],
+                           *MAKE_VARS, *[f"build/fuzz/fuzz_{t}" for t in fuzz_targets()]],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if base.returncode != 0:
         print(base.stdout[-3000:], file=sys.stderr)
         print("fuzz-mutants: the unmutated fuzz build failed", file=sys.stderr)
         return 2
-    everything, texts = sites()
-    if only:
-        chosen = [s for s in everything if mutant_id(s) in only]
-    else:
-        chosen = draw(everything, texts, count, seed)
     eq_path = os.path.join(ROOT, "fuzz", "mutants-equivalent.txt")
     equivalent = read_equivalents(eq_path, everything, texts) if os.path.exists(eq_path) else {}
     print(f"fuzz-mutants: {len(chosen)} of {len(everything)} sites (seed {seed}), "
           f"{seconds}s each, {jobs} at a time", flush=True)
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(run_mutant, s, seconds): s for s in chosen}
+        futures = {pool.submit(run_mutant, s, seconds, mutated[s[0]]): s for s in chosen}
         for i, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             try:
                 ident, verdict, at, diff, targets = fut.result()

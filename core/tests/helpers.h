@@ -1,8 +1,10 @@
-/* Shared test helpers: bit views of floats, guard-page buffers, a seeded PRNG. */
+/* Shared test helpers: bit views of floats, guard-page buffers, a seeded PRNG (splitmix64,
+ * harness/splitmix64.h: the fuzzers and benchmark scenes draw from the same one). */
 #ifndef COLLIDE_TEST_HELPERS_H
 #define COLLIDE_TEST_HELPERS_H
 
 #include "collide.h"
+#include "splitmix64.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -33,19 +35,11 @@ void guard_free(void *p, size_t bytes);
 /* A float array of n elements ending at a guard page. */
 static inline float *guard_floats(size_t n) { return (float *)guard_alloc(n * sizeof(float)); }
 
-/* splitmix64: the deterministic generator used by every randomized test. */
 /* Row i of the broadphase registry (every test walks it: no list of algorithms here). */
 static inline col_broadphase_info algorithm_at(size_t i) {
   col_broadphase_info info = {0};
   col_broadphase_at(i, &info);
   return info;
-}
-
-static inline uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
 }
 
 static inline uint32_t rand_below(uint64_t *state, uint32_t n) {

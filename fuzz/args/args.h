@@ -1,7 +1,8 @@
-/* The argument fuzz target (fuzz_args.c) in parts by concern: the kernels (kernels.c), the
- * broadphases (broadphase.c), the simulations (sims.c), the registration of one's own backend
- * or broadphase (register.c). Each part decodes its operation's arguments from the input and
- * judges the call against the header's error list with the helpers below. */
+/* The argument fuzz target (fuzz_args.c, which only picks the operation) in parts by concern:
+ * the kernels (kernels.c), the broadphases (broadphase.c), the simulations (sims.c), the
+ * registration of one's own backend or broadphase (register.c). Each part decodes its
+ * operation's arguments from the input and judges the call against the header's error list
+ * with the helpers below (args.c). */
 #ifndef COLLIDE_FUZZ_ARGS_H
 #define COLLIDE_FUZZ_ARGS_H
 

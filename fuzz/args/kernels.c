@@ -217,7 +217,7 @@ static col_mask decode_mask(fz_reader *r, unsigned *applies, col_mask *owned) {
   const int32_t w = 1 + fz_u8(r) % 70, h = 1 + fz_u8(r) % 8;
   const size_t per_row = (size_t)(w + 63) / 64;
   uint64_t *bits = fz_alloc(per_row * (size_t)h * sizeof(uint64_t));
-  for (size_t i = 0; i < per_row * (size_t)h; i++) bits[i] = fz_splitmix(&(uint64_t){fz_u8(r)});
+  for (size_t i = 0; i < per_row * (size_t)h; i++) bits[i] = splitmix64(&(uint64_t){fz_u8(r)});
   if (col_mask_from_words(bits, per_row, w, h, 0, 0, &m) != COL_OK) abort();
   free(bits);
   *owned = m; /* released by col_mask_free whatever is broken below */
