@@ -8,9 +8,9 @@
 # them, with its parts fuzz/T/*.c if any): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip,
 # $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
 # The flags are the Makefile's: the scalar backend (scalar.c) with -fno-tree-vectorize, each ISA file with
-# its own flags only (scripts/isa-list.sh) and again emulated (SIMDE_NO_NATIVE). USER_KERNELS and
-# USER_CFLAGS bring in user kernels as they do for make. The workflows that run it are in
-# .github/workflows/cflite_*.yml.
+# its own flags only (scripts/isa-list.sh) and again emulated (SIMDE_NO_NATIVE), both with
+# -DCOL_ISA=<its name>. USER_KERNELS and USER_CFLAGS bring in user kernels as they do for make.
+# The workflows that run it are in .github/workflows/cflite_*.yml.
 
 set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,8 +21,13 @@ obj=${WORK:-/tmp}/collide-cfl-obj
 rm -rf "$obj"
 mkdir -p "$obj" "$OUT"
 
+# The ISA lists the registry, CPU tests and ISA files include (isa_list.h), as the Makefile
+# generates them, for this compiler's target.
+mkdir -p "$obj/gen"
+bash scripts/isa-list.sh header "$($CC -dumpmachine)" >"$obj/gen/isa_list.h"
+
 # The bit-exact contract's flags come on top of the builder's (DESIGN.md 3).
-flags="$CFLAGS -std=c11 -ffp-contract=off -fno-fast-math -Icore/include -Icore/src"
+flags="$CFLAGS -std=c11 -ffp-contract=off -fno-fast-math -Icore/include -Icore/src -I$obj/gen"
 emu="-DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi"
 
 for src in core/src/*.c core/src/broadphase/*.c; do
@@ -33,10 +38,11 @@ done
 # The ISA files and their flags: the collide-isa line of each, as the Makefile reads them.
 for src in $(bash scripts/isa-list.sh native "$($CC -dumpmachine)"); do
   # shellcheck disable=SC2046 # the flags are words
-  $CC $flags $(bash scripts/isa-list.sh flags "$src") -c "$src" -o "$obj/$(basename "$src" .c).o"
+  $CC $flags $(bash scripts/isa-list.sh flags "$src") -DCOL_ISA="$(basename "$src" .c)" -c "$src" \
+    -o "$obj/$(basename "$src" .c).o"
 done
 for src in $(bash scripts/isa-list.sh emulated); do
-  $CC $flags $emu -c "$src" -o "$obj/$(basename "$src" .c)-emu.o"
+  $CC $flags $emu -DCOL_ISA="$(basename "$src" .c)" -c "$src" -o "$obj/$(basename "$src" .c)-emu.o"
 done
 ar rcs "$obj/libcollide.a" "$obj"/*.o
 

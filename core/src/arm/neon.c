@@ -3,7 +3,7 @@
  * runs everywhere. See simd/simd_common.h for the vocabulary.
  * SIMDe 0.7.4 has no vsqrtq_f32 (nor vdivq_f32): vf_sqrt takes sqrtf per lane, which is the
  * same correctly rounded IEEE operation. */
-/* collide-isa: arch=arm emulated=yes flags= */
+/* collide-isa: arch=arm lanes=4 rank=10 cpu=asimd emulated=yes flags= */
 #include <simde/arm/neon.h>
 
 #include "backend.h"
