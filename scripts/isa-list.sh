@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The backends built from ISA files, read from the line
 #   /* collide-isa: arch=<x86|arm> [kind=compiler] lanes=<n> rank=<n> cpu=<feature>[+<feature>...]
-#    * emulated=<yes|no> flags=<compiler flags> */      (one comment, wrapped where clang-format likes)
-# at the top of each core/src/<arch>/<name>.c: the one list of them that the Makefile,
-# .clusterfuzzlite/build.sh and, through the header below, the registry (backend.c), the CPU
-# tests (cpu.c) and the unit tests read. Adding a backend is adding such a file:
+#    * emulated=<yes|no> flags=<compiler flags> */
+# (one comment, which clang-format may wrap) at the top of each core/src/<arch>/<name>.c: the
+# one list of them that the Makefile, .clusterfuzzlite/build.sh and, through the header below,
+# the registry (backend.c), the CPU tests (cpu.c) and the unit tests read. Adding a backend is
+# adding such a file (the unit suite, the fuzz targets and the benchmarks then run it):
 #   name      the file's name (a C identifier): the backend's name, its table col__backend_<name>
 #   arch      the architecture it is built natively for; elsewhere it is listed, never supported
 #   kind      native (the default: hand-written SIMD, chosen automatically) or compiler (the
@@ -81,7 +82,7 @@ cpu_test() {
   for feature in $(field "$f" cpu | tr + ' '); do
     case "$arch" in
       x86) feature="\"$feature\"" ;;
-      arm) feature=$(echo "$feature" | tr a-z. A-Z_) ;;
+      arm) feature=${feature^^} feature=${feature//./_} ;;
     esac
     test+="${test:+ && }COL_CPU_$arch($feature)"
   done
@@ -108,7 +109,7 @@ header() {
   echo "#ifndef COLLIDE_ISA_LIST_H"
   echo "#define COLLIDE_ISA_LIST_H"
   for kind in native compiler; do
-    echo "#define COL_ISA_$(echo $kind | tr a-z A-Z)(X) \\"
+    echo "#define COL_ISA_${kind^^}(X) \\"
     ranked $kind | while read -r n f; do
       built=$([ "$(field "$f" arch)" = "$arch" ] && echo 1 || echo 0)
       echo "  X($n, $(field "$f" lanes), $(cpu_test "$f" "$arch"), $built) \\"
