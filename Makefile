@@ -22,7 +22,8 @@ PYTHON ?= /usr/bin/python3
 # -fPIC: the static library can be linked into a user's shared library; without
 # -fno-semantic-interposition gcc would stop inlining the library's own exported functions.
 PIC_FLAGS ?= -fPIC -fno-semantic-interposition
-REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/include -Icore/src
+REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/include -Icore/src \
+  -I$(O)/gen
 # Every float operation rounds to float: gcc's C11 mode on s390x evaluates float arithmetic in
 # double (FLT_EVAL_METHOD 1, glibc's float_t there), so the scalar reference rounded once per
 # expression there while the vector lanes round per operation. -fexcess-precision=fast turns
@@ -85,9 +86,12 @@ CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 
 # SIMD backends: each ISA file is built natively with its own flags only (on its own
-# architecture), and again as an emulated twin with SIMDe's portable code, everywhere. The files
-# and their flags come from the collide-isa line at the top of each (scripts/isa-list.sh).
+# architecture), and again as an emulated twin with SIMDe's portable code, everywhere, with
+# -DCOL_ISA=<its name>. The files, their flags and the lists the registry, CPU tests and unit
+# tests include (ISA_LIST_H) come from the collide-isa line at the top of each
+# (scripts/isa-list.sh): adding a backend is adding its file.
 MACHINE := $(shell $(CC) -dumpmachine)
+ISA_LIST_H := $(O)/gen/isa_list.h
 NATIVE_ISA_SRC := $(shell bash scripts/isa-list.sh native $(MACHINE))
 ISA_SRC := $(shell bash scripts/isa-list.sh emulated)
 $(foreach f,$(sort $(NATIVE_ISA_SRC) $(ISA_SRC)),\
@@ -190,19 +194,26 @@ $(SHLIB): $(CORE_OBJ) scripts/libcollide.map
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/libcollide.map \
 	  $(if $(SANITIZE),,-Wl,-z,defs) $(CORE_OBJ) -lm -o $@
 
-$(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags
+# The ISA lists for this target, rewritten only when they change (an ISA file added, removed or
+# its collide-isa line edited): the objects that include them are then rebuilt.
+$(ISA_LIST_H): FORCE
+	@mkdir -p $(@D)
+	@bash scripts/isa-list.sh header $(MACHINE) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags | $(ISA_LIST_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(if $(filter scalar,$*),$(SCALAR_FLAGS)) -MMD -MP -c $< -o $@
 
-$(O)/obj/core/src/x86/%.o $(O)/obj/core/src/arm/%.o: core/src/*/%.c $(O)/.flags | $(DEPS_STAMP)
+$(O)/obj/core/src/x86/%.o $(O)/obj/core/src/arm/%.o: core/src/*/%.c $(O)/.flags | $(DEPS_STAMP) $(ISA_LIST_H)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(ISA_FLAGS_$*) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(ISA_FLAGS_$*) -DCOL_ISA=$* -MMD -MP -c $< -o $@
 
-$(O)/obj/core/src/x86/%-emu.o $(O)/obj/core/src/arm/%-emu.o: core/src/*/%.c $(O)/.flags | $(DEPS_STAMP)
+$(O)/obj/core/src/x86/%-emu.o $(O)/obj/core/src/arm/%-emu.o: core/src/*/%.c $(O)/.flags | $(DEPS_STAMP) $(ISA_LIST_H)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(EMU_FLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(EMU_FLAGS) -DCOL_ISA=$* -MMD -MP -c $< -o $@
 
-$(O)/obj/core/tests/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP)
+$(O)/obj/core/tests/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP) $(ISA_LIST_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 

@@ -9,9 +9,9 @@
 # $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
 # The flags are the Makefile's, asked from make (one definition): the bit-exact contract's flags
 # and include folders, the scalar backend (scalar.c) with its own, each ISA file with its own
-# flags only (scripts/isa-list.sh) and again emulated, the harness's folder and libraries.
-# USER_KERNELS and USER_CFLAGS bring in user kernels as they do for make. The workflows that run
-# it are in .github/workflows/cflite_*.yml.
+# flags only (scripts/isa-list.sh) and again emulated, both with -DCOL_ISA=<its name>, the
+# harness's folder and libraries. USER_KERNELS and USER_CFLAGS bring in user kernels as they do
+# for make. The workflows that run it are in .github/workflows/cflite_*.yml.
 
 set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,7 +26,7 @@ mkdir -p "$obj" "$OUT"
 # the builder's CFLAGS (they come on top below). PIC_FLAGS left out: these objects are linked
 # only into the fuzzers.
 # shellcheck disable=SC2016 # the $(...) are make's, expanded by make
-makefile_vars=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory CC="$CC" \
+makefile_vars=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory CC="$CC" O="$obj" \
   CFLAGS= PIC_FLAGS= SANITIZE= USER_KERNELS= USER_CFLAGS= \
   --eval 'cfl-vars: ; @printf "%s\n" "$(REQUIRED_FLAGS)" "$(SCALAR_FLAGS)" "$(EMU_FLAGS)" "$(HARNESS_INC)" "$(HARNESS_LIBS)" "$(CORE_SRC)"' \
   cfl-vars)
@@ -41,6 +41,10 @@ scalar_flags=${var[1]}
 emu=${var[2]}
 harness_inc=${var[3]}
 harness_libs=${var[4]}
+# The ISA lists the registry, CPU tests and ISA files include (isa_list.h), as the Makefile
+# generates them into $(O)/gen (on the include path above), for this compiler's target.
+mkdir -p "$obj/gen"
+bash scripts/isa-list.sh header "$($CC -dumpmachine)" >"$obj/gen/isa_list.h"
 
 for src in ${var[5]}; do
   name=$(echo "${src#core/src/}" | tr / -)
@@ -50,10 +54,11 @@ done
 # The ISA files and their flags: the collide-isa line of each, as the Makefile reads them.
 for src in $(bash scripts/isa-list.sh native "$($CC -dumpmachine)"); do
   # shellcheck disable=SC2046 # the flags are words
-  $CC $flags $(bash scripts/isa-list.sh flags "$src") -c "$src" -o "$obj/$(basename "$src" .c).o"
+  $CC $flags $(bash scripts/isa-list.sh flags "$src") -DCOL_ISA="$(basename "$src" .c)" -c "$src" \
+    -o "$obj/$(basename "$src" .c).o"
 done
 for src in $(bash scripts/isa-list.sh emulated); do
-  $CC $flags $emu -c "$src" -o "$obj/$(basename "$src" .c)-emu.o"
+  $CC $flags $emu -DCOL_ISA="$(basename "$src" .c)" -c "$src" -o "$obj/$(basename "$src" .c)-emu.o"
 done
 ar rcs "$obj/libcollide.a" "$obj"/*.o
 

@@ -194,7 +194,8 @@ def run_mutant(site, seconds, targets):
     # From the snapshot taken when the run started: edits to the tree during a run (an hour
     # long) must not leak into later mutants.
     copy_tree(work, BASE_TREE)
-    shutil.copytree(os.path.join(BASE, "obj"), os.path.join(work, "build", "fuzz", "obj"))
+    for folder in ("obj", "gen"):  # the objects and the ISA lists they were built with
+        shutil.copytree(os.path.join(BASE, folder), os.path.join(work, "build", "fuzz", folder))
     for keep in (".flags", "libcollide.a"):
         shutil.copy2(os.path.join(BASE, keep), os.path.join(work, "build", "fuzz", keep))
     for root, _, files in os.walk(os.path.join(work, "build", "fuzz")):

@@ -11,49 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A native backend of another architecture is listed, so that every build names the same
- * backends, but never supported: it has no kernels. */
-#define FOREIGN(isa_name, lanes, isa_kind)                                                         \
-  { .name = isa_name, .width = lanes, .kind = isa_kind, .supported = col__cpu_never }
+/* An ISA file not built for this target is listed all the same, so that every build names the
+ * same backends, but never supported: a stand-in with no kernels. COL__IF(built, a, b) is a
+ * when built is 1, b when 0. */
+#define COL__IF_1(a, b)      a
+#define COL__IF_0(a, b)      b
+#define COL__IF(built, a, b) COL_CAT(COL__IF_, built)(a, b)
+#define NO_STAND_IN(name, lanes, isa_kind)
+#define STAND_IN(isa, lanes, isa_kind)                                                             \
+  static const col__backend stand_in_##isa = {                                                     \
+      .name = #isa, .width = lanes, .kind = isa_kind, .supported = col__cpu_never};
+#define NATIVE_STAND_IN(name, lanes, cpu_test, built)                                              \
+  COL__IF(built, NO_STAND_IN, STAND_IN)(name, lanes, COL_BACKEND_NATIVE)
+#define COMPILER_STAND_IN(name, lanes, cpu_test, built)                                            \
+  COL__IF(built, NO_STAND_IN, STAND_IN)(name, lanes, COL_BACKEND_COMPILER)
+COL_ISA_NATIVE(NATIVE_STAND_IN)
+COL_ISA_COMPILER(COMPILER_STAND_IN)
 
-#if defined(__x86_64__) || defined(__i386__)
-#define NATIVE_AVX512 &col__backend_avx512
-#define NATIVE_AVX2   &col__backend_avx2
-#define NATIVE_SSE2   &col__backend_sse2
-#define AUTOVEC       &col__backend_autovec
-#else
-static const col__backend foreign_avx512 = FOREIGN("avx512", 16, COL_BACKEND_NATIVE);
-static const col__backend foreign_avx2 = FOREIGN("avx2", 8, COL_BACKEND_NATIVE);
-static const col__backend foreign_sse2 = FOREIGN("sse2", 4, COL_BACKEND_NATIVE);
-#define NATIVE_AVX512 &foreign_avx512
-#define NATIVE_AVX2   &foreign_avx2
-#define NATIVE_SSE2   &foreign_sse2
-static const col__backend foreign_autovec = FOREIGN("autovec", 1, COL_BACKEND_COMPILER);
-#define AUTOVEC       &foreign_autovec
-#endif
+#define ROW(name, lanes, cpu_test, built) COL__IF(built, &col__backend_##name, &stand_in_##name),
+#define EMULATED_ROW(name, lanes)         &col__backend_##name##_emu,
 
-#if defined(__aarch64__)
-#define NATIVE_NEON &col__backend_neon
-#else
-static const col__backend foreign_neon = FOREIGN("neon", 4, COL_BACKEND_NATIVE);
-#define NATIVE_NEON &foreign_neon
-#endif
-
-/* Native SIMD backends newest first, then scalar, then the auto-vectorized reference and the
- * emulated twins. Automatic selection takes the first supported native entry (autovec, listed
- * after scalar, is never chosen by itself); emulated ones run only when asked for. */
+/* Automatic selection takes the first supported native entry (autovec, listed after scalar, is
+ * never chosen by itself); emulated ones run only when asked for. One group a line (the macros
+ * expand to rows with their commas). */
+/* clang-format off */
 static const col__backend *const builtin[] = {
-    NATIVE_AVX512,
-    NATIVE_AVX2,
-    NATIVE_SSE2,
-    NATIVE_NEON,
-    &col__backend_scalar,
-    AUTOVEC,
-    &col__backend_avx512_emu,
-    &col__backend_avx2_emu,
-    &col__backend_sse2_emu,
-    &col__backend_neon_emu,
+    COL_ISA_NATIVE(ROW)            /* the native backends by rank: the newest first */
+    &col__backend_scalar,          /* the reference */
+    COL_ISA_COMPILER(ROW)          /* the reference built by the compiler's vectorizer (autovec) */
+    COL_ISA_EMULATED(EMULATED_ROW) /* the emulated twins, in the natives' order */
 };
+/* clang-format on */
 
 enum { BUILTIN = sizeof builtin / sizeof builtin[0], REGISTRY_MAX = BUILTIN + COL_USER_MAX };
 

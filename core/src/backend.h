@@ -108,22 +108,40 @@ bool col__backend_complete(const col__backend *b, bool report);
 #define COL__USER_FULL_MAX (COL__USER_NAME_MAX + sizeof "user:")
 bool col__user_full_name(const char *name, char full[COL__USER_FULL_MAX]);
 
-/* CPU feature tests (cpu.c, built without ISA flags). */
+/* Token pasting and quoting after expansion (COL_CAT(col__backend_, COL_ISA)). */
+#define COL_CAT_(a, b) a##b
+#define COL_CAT(a, b)  COL_CAT_(a, b)
+#define COL_STR_(a)    #a
+#define COL_STR(a)     COL_STR_(a)
+
+/* The backends built from ISA files (core/src/<arch>/<name>.c), from the collide-isa line at
+ * the top of each: COL_ISA_NATIVE, COL_ISA_COMPILER and COL_ISA_EMULATED, generated into the
+ * build folder by scripts/isa-list.sh for the target (its comment says what they hold). The
+ * build compiles each ISA file with -DCOL_ISA=<name>. */
+#include "isa_list.h"
+
+/* CPU feature tests (cpu.c, built without ISA flags): col__cpu_has_<name> for each ISA file,
+ * false where it is not built. */
 bool col__cpu_any(void);
 bool col__cpu_never(void);
-bool col__cpu_has_sse2(void);
-bool col__cpu_has_avx2(void);
-bool col__cpu_has_avx512(void);
-bool col__cpu_has_x86_64_v3(void);
-bool col__cpu_has_neon(void);
+#define COL__ISA_CPU_DECL(name, lanes, cpu_test, built) bool col__cpu_has_##name(void);
+COL_ISA_NATIVE(COL__ISA_CPU_DECL)
+COL_ISA_COMPILER(COL__ISA_CPU_DECL)
 
-/* The backends' tables: the reference built as scalar (scalar.c) and auto-vectorized
- * (x86/autovec.c), and the SIMD ones (simd/simd_kernels.h instantiated by each ISA file). */
-extern const col__backend col__backend_scalar, col__backend_autovec;
-extern const col__backend col__backend_sse2, col__backend_sse2_emu;
-extern const col__backend col__backend_avx2, col__backend_avx2_emu;
-extern const col__backend col__backend_avx512, col__backend_avx512_emu;
-extern const col__backend col__backend_neon, col__backend_neon_emu;
+/* The backends' tables: the reference built as scalar (scalar.c), and one per ISA file built
+ * here: col__backend_<name> natively (a SIMD ISA file instantiates simd/simd_kernels.h, a
+ * compiler one ref_backend.h) and col__backend_<name>_emu for the emulated twins. */
+extern const col__backend col__backend_scalar;
+#define COL__ISA_TABLE_DECL(name, lanes, cpu_test, built)                                          \
+  extern const col__backend col__backend_##name;
+COL_ISA_NATIVE(COL__ISA_TABLE_DECL)
+COL_ISA_COMPILER(COL__ISA_TABLE_DECL)
+#define COL__ISA_EMU_DECL(name, lanes) extern const col__backend col__backend_##name##_emu;
+COL_ISA_EMULATED(COL__ISA_EMU_DECL)
+
+/* Each ISA's lanes (col__isa_lanes_<name>), for the ISA files to check their COL_W. */
+#define COL__ISA_LANES(name, lanes, ...) col__isa_lanes_##name = lanes,
+enum { COL_ISA_NATIVE(COL__ISA_LANES) COL_ISA_COMPILER(COL__ISA_LANES) };
 
 /* The active backend, resolving it on first use. On failure returns the status and sets
  * *backend to NULL. */

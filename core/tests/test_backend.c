@@ -13,20 +13,31 @@ static bool find(const char *name, col_backend_info *out) {
   return false;
 }
 
+/* The rows the ISA files' collide-isa lines make (isa_list.h), in the registry's order. */
+enum {
+  N = COL_BACKEND_NATIVE,
+  R = COL_BACKEND_REFERENCE,
+  C = COL_BACKEND_COMPILER,
+  E = COL_BACKEND_EMULATED
+};
+static const struct {
+  const char *name;
+  unsigned width;
+  int kind;
+  bool built; /* built natively here (else a stand-in, never supported) */
+} expected[] = {
+#define NATIVE_ROW(name, lanes, cpu_test, built)   {#name, lanes, N, built},
+#define COMPILER_ROW(name, lanes, cpu_test, built) {#name, lanes, C, built},
+#define EMULATED_ROW(name, lanes)                  {#name "-emu", lanes, E, true},
+    /* clang-format off */
+    COL_ISA_NATIVE(NATIVE_ROW)
+    {"scalar", 1, R, true},
+    COL_ISA_COMPILER(COMPILER_ROW)
+    COL_ISA_EMULATED(EMULATED_ROW)
+    /* clang-format on */
+};
+
 Test(backend, listing_has_every_backend) {
-  enum {
-    N = COL_BACKEND_NATIVE,
-    R = COL_BACKEND_REFERENCE,
-    C = COL_BACKEND_COMPILER,
-    E = COL_BACKEND_EMULATED
-  };
-  const struct {
-    const char *name;
-    unsigned width;
-    int kind;
-  } expected[] = {{"avx512", 16, N},  {"avx2", 8, N},    {"sse2", 4, N},        {"neon", 4, N},
-                  {"scalar", 1, R},   {"autovec", 1, C}, {"avx512-emu", 16, E}, {"avx2-emu", 8, E},
-                  {"sse2-emu", 4, E}, {"neon-emu", 4, E}};
   const size_t n = sizeof expected / sizeof expected[0];
   /* The build's user kernels (USER_KERNELS), if any, follow the built-in backends. */
   cr_assert_geq(col_backend_count(), n);
@@ -46,7 +57,20 @@ Test(backend, listing_has_every_backend) {
       cr_expect(info.supported, "%s runs everywhere", info.name);
     cr_expect_eq(info.kernels, info.supported ? COL_KERNEL_ALL : info.kernels,
                  "%s implements every kernel", info.name);
+    if (!expected[i].built)
+      cr_expect(!info.supported && info.kernels == 0, "%s is not built here", info.name);
   }
+}
+
+/* The backends programs and saved results already name keep their names and their relative
+ * order (a new ISA file may go anywhere among them). */
+Test(backend, listing_keeps_the_known_order) {
+  static const char *const known[] = {"avx512",  "avx2",       "sse2",     "neon",     "scalar",
+                                      "autovec", "avx512-emu", "avx2-emu", "sse2-emu", "neon-emu"};
+  size_t k = 0;
+  for (size_t i = 0; i < sizeof expected / sizeof expected[0] && k < 10; i++)
+    if (strcmp(expected[i].name, known[k]) == 0) k++;
+  cr_expect_eq(k, 10, "%s missing or out of order", k < 10 ? known[k] : "");
 }
 
 Test(backend, support_follows_the_cpu) {

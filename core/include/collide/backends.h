@@ -17,14 +17,15 @@
  * - otherwise the newest native backend this CPU supports (never an emulated, auto-vectorized
  *   or user one).
  *
- * Backends: avx512 (16 lanes), avx2 (8), sse2 (4), neon (4; native on AArch64 only), scalar
- * (the reference), autovec (the reference source built with -O3 -march=x86-64-v3: what the
- * compiler's auto-vectorizer achieves; never chosen automatically), and the emulated twins
- * avx512-emu, avx2-emu, sse2-emu, neon-emu (named "<native>-emu"): the same SIMD source built
- * with SIMDe's portable fallbacks (SIMDE_NO_NATIVE), which run on any CPU and show what
- * emulation costs; then the user backends registered by the program ("user:<name>", see
- * col_backend_register). Every built-in one returns the scalar reference's results bit for bit;
- * user ones promise to. */
+ * Backends (col_backend_at lists them; README.md says what each one runs on): the native ones,
+ * hand-written SIMD for one ISA each, newest first (such as avx512 with 16 lanes, avx2 with 8,
+ * sse2 and neon with 4; every build lists those of other architectures, unsupported), scalar
+ * (the reference), the reference source built by the compiler's auto-vectorizer (autovec: -O3
+ * -march=x86-64-v3; never chosen automatically), and the emulated twins of the native ones
+ * (named "<native>-emu", such as avx2-emu): the same SIMD source built with SIMDe's portable
+ * fallbacks (SIMDE_NO_NATIVE), which run on any CPU and show what emulation costs; then the
+ * user backends registered by the program ("user:<name>", see col_backend_register). Every
+ * built-in one returns the scalar reference's results bit for bit; user ones promise to. */
 
 /* What a backend is, so that harnesses never match names. */
 typedef enum col_backend_kind {

@@ -3,17 +3,14 @@
  * runs everywhere. See simd/simd_common.h for the vocabulary.
  * SIMDe 0.7.4 has no vsqrtq_f32 (nor vdivq_f32): vf_sqrt takes sqrtf per lane, which is the
  * same correctly rounded IEEE operation. */
-/* collide-isa: arch=arm emulated=yes flags= */
+/* collide-isa: arch=arm lanes=4 rank=10 cpu=asimd emulated=yes flags= */
 #include <simde/arm/neon.h>
 
 #include "backend.h"
 
 #include <math.h>
 
-#define COL_W         4
-#define COL_ISA       neon
-#define COL_ISA_NAME  "neon"
-#define COL_CPU_CHECK col__cpu_has_neon
+#define COL_W 4
 
 typedef simde_float32x4_t vf;
 typedef simde_uint32x4_t vm;

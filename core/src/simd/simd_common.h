@@ -1,13 +1,13 @@
-/* The SIMD kernel templates' common part. Each ISA file (x86/sse2.c, x86/avx2.c,
- * x86/avx512.c, arm/neon.c) defines a small vector vocabulary with SIMDe intrinsics, then
- * includes simd_kernels.h, which instantiates every kernel family once for that ISA and
+/* The SIMD kernel templates' common part. Each ISA file (x86/<name>.c, arm/<name>.c, with its
+ * collide-isa line: scripts/isa-list.sh) defines a small vector vocabulary with SIMDe intrinsics,
+ * then includes simd_kernels.h, which instantiates every kernel family once for that ISA and
  * defines the backend table. Built twice: natively with the ISA's -m flags, and emulated with
  * SIMDE_NO_NATIVE (COL_EMULATED set), which yields the "-emu" twin.
  *
  * The vocabulary an ISA file provides (all `static inline`, vectors never cross a non-inline
  * call: with SIMDE_NO_NATIVE that would change the ABI, see DESIGN.md 2):
- *   COL_W                       lanes of 32 bits
- *   COL_ISA, COL_ISA_NAME       identifier and name ("avx2"); COL_CPU_CHECK: its CPU test
+ *   COL_W                       lanes of 32 bits (lanes= of its collide-isa line; the build
+ *                               defines COL_ISA, the file's name, e.g. avx2)
  *   vf, vi, vm                  float vector, uint32 vector, lane mask
  *   vf_loadu vf_storeu vf_set1  unaligned load/store, broadcast
  *   vf_add vf_sub vf_mul vf_div vf_sqrt

@@ -1,6 +1,7 @@
 /* Instantiates every kernel family for the ISA defined by the including file, and that ISA's
  * backend table: `col__backend_<isa>` natively, `col__backend_<isa>_emu` when built with
- * SIMDE_NO_NATIVE (COL_EMULATED). */
+ * SIMDE_NO_NATIVE (COL_EMULATED). The build names the ISA (-DCOL_ISA=<file name>); its name,
+ * CPU test and lanes come from the file's collide-isa line (isa_list.h, backend.h). */
 #ifndef COLLIDE_SIMD_KERNELS_H
 #define COLLIDE_SIMD_KERNELS_H
 
@@ -14,18 +15,21 @@
 #include "simd_sprite.h"
 #include "simd_sweep.h"
 
-#define COL_CAT_(a, b) a##b
-#define COL_CAT(a, b)  COL_CAT_(a, b)
+#ifndef COL_ISA
+#error "an ISA file is built with -DCOL_ISA=<its name> (the Makefile does it)"
+#endif
+_Static_assert(COL_W == COL_CAT(col__isa_lanes_, COL_ISA),
+               "COL_W must equal lanes= of the file's collide-isa line");
 
 #ifdef COL_EMULATED
 #define COL_TABLE           COL_CAT(COL_CAT(col__backend_, COL_ISA), _emu)
-#define COL_TABLE_NAME      COL_ISA_NAME "-emu"
+#define COL_TABLE_NAME      COL_STR(COL_ISA) "-emu"
 #define COL_TABLE_SUPPORTED col__cpu_any
 #define COL_TABLE_KIND      COL_BACKEND_EMULATED
 #else
 #define COL_TABLE           COL_CAT(col__backend_, COL_ISA)
-#define COL_TABLE_NAME      COL_ISA_NAME
-#define COL_TABLE_SUPPORTED COL_CPU_CHECK
+#define COL_TABLE_NAME      COL_STR(COL_ISA)
+#define COL_TABLE_SUPPORTED COL_CAT(col__cpu_has_, COL_ISA)
 #define COL_TABLE_KIND      COL_BACKEND_NATIVE
 #endif
 

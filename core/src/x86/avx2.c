@@ -1,15 +1,12 @@
 /* The AVX2 backend (8 lanes), written with SIMDe; built with -mavx2 only (no -mfma: the
  * contract forbids contraction). Also built with SIMDE_NO_NATIVE as "avx2-emu". See
  * simd/simd_common.h for the vocabulary. */
-/* collide-isa: arch=x86 emulated=yes flags=-mavx2 */
+/* collide-isa: arch=x86 lanes=8 rank=30 cpu=avx2 emulated=yes flags=-mavx2 */
 #include <simde/x86/avx2.h>
 
 #include "backend.h"
 
-#define COL_W         8
-#define COL_ISA       avx2
-#define COL_ISA_NAME  "avx2"
-#define COL_CPU_CHECK col__cpu_has_avx2
+#define COL_W 8
 
 typedef simde__m256 vf;
 typedef simde__m256 vm;

@@ -3,15 +3,12 @@
  * instructions were measured slow on AMD Zen 4 (the store form is microcoded), and hits are
  * rare in a query. Also
  * built with SIMDE_NO_NATIVE as "avx512-emu". See simd/simd_common.h for the vocabulary. */
-/* collide-isa: arch=x86 emulated=yes flags=-mavx512f */
+/* collide-isa: arch=x86 lanes=16 rank=40 cpu=avx512f emulated=yes flags=-mavx512f */
 #include <simde/x86/avx512.h>
 
 #include "backend.h"
 
-#define COL_W         16
-#define COL_ISA       avx512
-#define COL_ISA_NAME  "avx512"
-#define COL_CPU_CHECK col__cpu_has_avx512
+#define COL_W 16
 
 typedef simde__m512 vf;
 typedef simde__mmask16 vm;

@@ -1,14 +1,11 @@
 /* The SSE2 backend (4 lanes), written with SIMDe; SSE2 is the x86-64 baseline. Also built
  * with SIMDE_NO_NATIVE as "sse2-emu". See simd/simd_common.h for the vocabulary. */
-/* collide-isa: arch=x86 emulated=yes flags=-msse2 */
+/* collide-isa: arch=x86 lanes=4 rank=20 cpu=sse2 emulated=yes flags=-msse2 */
 #include <simde/x86/sse2.h>
 
 #include "backend.h"
 
-#define COL_W         4
-#define COL_ISA       sse2
-#define COL_ISA_NAME  "sse2"
-#define COL_CPU_CHECK col__cpu_has_sse2
+#define COL_W 4
 
 typedef simde__m128 vf;
 typedef simde__m128 vm;
