@@ -26,14 +26,15 @@ _Static_assert(FLT_EVAL_METHOD == 0, "float arithmetic must be evaluated in floa
  * padding bytes after it, stored as one 32-bit lane (the ISA files' store_mtd). */
 #define COL_TRUE_DWORD (COL_BIG_ENDIAN ? 0x01000000 : 1)
 
-/* The terms of a segment that do not depend on the sphere (col__segment_prepare, sweep_ref.h):
- * whether from and to are finite, len = |to - from| and dir = (to - from) / len (left zero
- * when len == 0). */
+/* The terms of a segment that do not depend on the sphere (segment.c): whether from and to are
+ * finite, len = |to - from| and dir = (to - from) / len (left zero when len == 0). */
 typedef struct col__segment_prep {
   col_vec3 from, dir;
   float len;
   bool finite;
 } col__segment_prep;
+
+col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to);
 
 /* One cell of sweep and prune (broadphase/sap.c): `view` holds boxes [0, count) sorted on
  * min x and the NaN padding after them; id[p] is the box index of position p, tag[p] says

@@ -1,26 +1,13 @@
 /* The segment-against-sphere reference (DESIGN.md 4.4) as inline code, shared by
  * col_segment_sphere (sweep.c) and the reference backends (scalar.c, x86/autovec.c): XNA's
  * Ray.Intersects(BoundingSphere) steps, per sphere, after the segment's own terms were
- * computed once by col__segment_prepare, which the SIMD backends (simd/simd_sweep.h) share. */
+ * computed once by col__segment_prepare (segment.c), as the SIMD backends do. */
 #ifndef COLLIDE_SWEEP_REF_H
 #define COLLIDE_SWEEP_REF_H
 
 #include "backend.h"
 
 #include <math.h>
-
-/* What depends on the segment alone, computed once for a batch of spheres (and shared with
- * the SIMD backends, so that they start from the very same len and dir). */
-static inline col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to) {
-  col__segment_prep g = {from, {0.0f, 0.0f, 0.0f}, 0.0f, false};
-  g.finite = isfinite(from.x) && isfinite(from.y) && isfinite(from.z) && isfinite(to.x) &&
-             isfinite(to.y) && isfinite(to.z);
-  const col_vec3 v = {to.x - from.x, to.y - from.y, to.z - from.z};
-  g.len = sqrtf((v.x * v.x + v.y * v.y) + v.z * v.z);
-  /* dir is only used when len != 0 (step 4); skipping it avoids a 0/0. */
-  if (g.len != 0.0f) g.dir = (col_vec3){v.x / g.len, v.y / g.len, v.z / g.len};
-  return g;
-}
 
 /* Both variants' steps; `robust` is a constant at every call. The robust variant
  * (col_segment_sphere_robust) takes the line's miss distance from the perpendicular offset

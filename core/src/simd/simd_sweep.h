@@ -1,12 +1,9 @@
 /* Segment against N spheres template (DESIGN.md 4.4): the per-sphere steps of
  * col_segment_sphere on W spheres at once, with the segment's own terms (finiteness, length,
- * direction) computed once by the scalar col__segment_prepare (the reference's, inlined).
- * Every step's early exit becomes a lane mask; t is computed in the same order and kept only
- * where the mask holds. */
+ * direction) computed once by the scalar col__segment_prepare (segment.c). Every step's early
+ * exit becomes a lane mask; t is computed in the same order and kept only where the mask holds. */
 #ifndef COLLIDE_SIMD_SWEEP_H
 #define COLLIDE_SIMD_SWEEP_H
-
-#include "../sweep_ref.h"
 
 typedef struct sweep_consts {
   vf from_x, from_y, from_z, dir_x, dir_y, dir_z, len, zero;
