@@ -3,10 +3,11 @@
 which file calls an internal col__ function defined in which file (code in a header counts
 as the header's own: a static inline function belongs to the header that defines it). Prints
 the arrows, the circles (files that reach each other through includes and calls) and the
-upward arrows (a header's code calling a function defined in a .c file: every file that
-includes the header then depends on that .c file). Exits 1 when there is a circle or an
-upward arrow. Calls through a function table (the backend and algorithm registries) are not
-arrows: only a name followed by its argument list is a call.
+upward arrows (a header's code calling a function defined in a front end, a .c file that
+defines public col_ functions: the shared lower layer, which the front ends include, would
+then depend on one of them). Exits 1 when there is a circle or an upward arrow. Calls through
+a function table (the backend and algorithm registries) are not arrows: only a name followed
+by its argument list is a call.
 
   scripts/core-graph.py [-q]    -q: the counts and the problems only
 """
@@ -17,6 +18,7 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SRC = "core/src"
 NAME = re.compile(r"\bcol__\w+(?=\s*\()")
+PUBLIC = re.compile(r"\bcol_(?!_)\w+(?=\s*\()")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -40,8 +42,8 @@ def closing(code, at):
     return len(code)
 
 
-def scan(code):
-    """(definitions, calls) of col__ functions in one file's code."""
+def scan(code, name=NAME):
+    """(definitions, calls) of the functions `name` matches in one file's code."""
     defined, called = set(), set()
     depth = 0
     depth_at = []
@@ -49,7 +51,7 @@ def scan(code):
         depth_at.append(depth)
         depth += ch == "{"
         depth -= ch == "}"
-    for m in NAME.finditer(code):
+    for m in name.finditer(code):
         line_start = code.rfind("\n", 0, m.start()) + 1
         if code[line_start:m.start()].lstrip().startswith("#define"):
             called.add(m.group(0))  # a macro's body runs where it is used
@@ -96,7 +98,8 @@ def main():
     for a, b in call_arrows:
         graph[a].add(b)
     circles = components(graph)
-    upward = sorted((a, b) for a, b in call_arrows if a.endswith(".h") and b.endswith(".c"))
+    front = {f for f in files if f.endswith(".c") and scan(code[f], PUBLIC)[0]}
+    upward = sorted((a, b) for a, b in call_arrows if a.endswith(".h") and b in front)
     if not quiet:
         print("include arrows:")
         for f in files:
