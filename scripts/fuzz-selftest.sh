@@ -24,7 +24,7 @@ bugs=(
   "sweep-robust-drops-z@core/src/simd/simd_sweep.h@sweep@s/vf_mul(ez, ez)));/vf_mul(ez, k->zero)));/@the robust sweep's miss distance loses its z term (SIMD backends)"
   "sweep-robust-is-recipe@core/src/sweep_ref.h@sweep@s/q = r2 - ((e.x \* e.x + e.y \* e.y) + e.z \* e.z);/q = (r2 + s * s) - d2 + (e.x - e.x);/@the robust reference computes the recipe's q (far spheres decided on rounding noise)"
   "sweep-negative-zero@core/src/simd/simd_sweep.h@sweep@s/vf_add(tt, k->zero)/tt/@t = -0.0 is no longer turned into +0.0"
-  "sap-sorted-by-max@core/src/broadphase/sap.c@broadphase@s/const col__u4 bits = (col__u4)x0,/const col__u4 bits = (col__u4)load4(hx + i),/@sweep and prune sorts on max x instead of min x"
+  "sap-sorted-by-max@core/src/broadphase/sap_sort.c@broadphase@s/const col__u4 bits = (col__u4)x0,/const col__u4 bits = (col__u4)load4(hx + i),/@sweep and prune sorts on max x instead of min x"
   "mask-shift-carry@core/src/simd/simd_mask.h@mask@s/vq_sll(b_next, 64u - shift)/vq_sll(b_next, 65u - shift)/@mask words lose the bit carried across the 64-bit boundary when b is shifted by 1 (SIMD backends)"
   "slope-down-short@core/src/move.c@move@s/if (f > y + h \&\& f <= y + h + S) y = f - h;/if (f > y + h \&\& f < y + h + S) y = f - h;/@the fast movement does not follow down-slopes of exactly slope_max pixels"
   "circle-squared-touch@core/src/simd/simd_circle.h@circle@s/if (test == COL_CIRCLE_SQUARED) return vf_lt(d2, vf_mul(r, r));/if (test == COL_CIRCLE_SQUARED) return vf_le(d2, vf_mul(r, r));/@the squared circle test counts touching circles as overlapping (SIMD backends)"

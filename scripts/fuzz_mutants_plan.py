@@ -23,12 +23,12 @@ TARGETS = [
     (r"core/src/mask", ["mask", "move"]),
     (r"core/src/move\.c$", ["move", "args"]),
     (r"core/src/sweep\.c$", ["sweep", "args"]),
-    (r"core/src/sweep", ["sweep"]),
+    (r"core/src/(sweep|segment)", ["sweep"]),
     (r"core/src/circle\.c$", ["circle", "args", "sim"]),
     (r"core/src/circle", ["circle", "sim"]),
     (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
     (r"core/src/broadphase/(bipartite|cache)\.[ch]$", ["broadphase", "args"]),
-    (r"core/src/broadphase/cache_sap\.c$", ["broadphase"]),  # the simulations use no cache
+    (r"core/src/broadphase/cache_(sap|sap_order|frame)\.c$", ["broadphase"]),  # the simulations use no cache
     (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
     (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
     (r"core/src/broadphase/", ["broadphase", "sim"]),

@@ -26,7 +26,7 @@ _Static_assert(FLT_EVAL_METHOD == 0, "float arithmetic must be evaluated in floa
  * padding bytes after it, stored as one 32-bit lane (the ISA files' store_mtd). */
 #define COL_TRUE_DWORD (COL_BIG_ENDIAN ? 0x01000000 : 1)
 
-/* The terms of a segment that do not depend on the sphere (sweep.c): whether from and to are
+/* The terms of a segment that do not depend on the sphere (segment.c): whether from and to are
  * finite, len = |to - from| and dir = (to - from) / len (left zero when len == 0). */
 typedef struct col__segment_prep {
   col_vec3 from, dir;

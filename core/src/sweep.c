@@ -1,23 +1,11 @@
 /* Segment against sphere (DESIGN.md 4.4), after XNA 3.0 Game Programming Recipes 4-11: the
  * ray from a fast mover's last position to its current one is tested with the semantics of
  * XNA's Ray.Intersects(BoundingSphere), and the hit counts only if it lies within the
- * distance covered. The operation order below is the contract every SIMD version follows. */
+ * distance covered. The operation order of the reference (sweep_ref.h) is the contract every
+ * SIMD version follows. */
 #include "sweep_ref.h"
 
 #include <math.h>
-
-/* What depends on the segment alone, computed once for a batch of spheres (and shared with
- * the SIMD backends, so that they start from the very same len and dir). */
-col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to) {
-  col__segment_prep g = {from, {0.0f, 0.0f, 0.0f}, 0.0f, false};
-  g.finite = isfinite(from.x) && isfinite(from.y) && isfinite(from.z) && isfinite(to.x) &&
-             isfinite(to.y) && isfinite(to.z);
-  const col_vec3 v = {to.x - from.x, to.y - from.y, to.z - from.z};
-  g.len = sqrtf((v.x * v.x + v.y * v.y) + v.z * v.z);
-  /* dir is only used when len != 0 (step 4); skipping it avoids a 0/0. */
-  if (g.len != 0.0f) g.dir = (col_vec3){v.x / g.len, v.y / g.len, v.z / g.len};
-  return g;
-}
 
 col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s) {
   const col__segment_prep g = col__segment_prepare(from, to);

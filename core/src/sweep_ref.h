@@ -1,7 +1,7 @@
 /* The segment-against-sphere reference (DESIGN.md 4.4) as inline code, shared by
  * col_segment_sphere (sweep.c) and the reference backends (scalar.c, x86/autovec.c): XNA's
  * Ray.Intersects(BoundingSphere) steps, per sphere, after the segment's own terms were
- * computed once by col__segment_prepare. */
+ * computed once by col__segment_prepare (segment.c), as the SIMD backends do. */
 #ifndef COLLIDE_SWEEP_REF_H
 #define COLLIDE_SWEEP_REF_H
 

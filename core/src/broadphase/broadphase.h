@@ -68,7 +68,7 @@ size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const 
 
 /* Sorts `order` (n indices) by `keys` (n 32-bit keys, indexed by position in `order`'s
  * initial content), stable, LSD radix with 8-bit digits under 4,096 entries and 11-bit digits
- * from there; `scratch` holds 2n entries. */
+ * from there; `scratch` holds 2n entries (radix.c). */
 void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch);
 
 /* A float's bits mapped so that unsigned order is float order (-0.0 just below +0.0). */
@@ -117,9 +117,9 @@ typedef struct col__sap_dealt {
 } col__sap_dealt;
 
 struct col__survey;
-/* sv: the boxes' survey (col__sap_survey), or NULL to make one. */
-col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, const uint32_t *order, size_t m,
-                         col__sap_dealt *out);
+/* sv: the boxes' survey (col__sap_survey); avx2: the passes' AVX2 build (col__bp_avx2_passes). */
+col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, bool avx2,
+                         const uint32_t *order, size_t m, col__sap_dealt *out);
 
 /* The passes around the sweep kernels (survey, bucket sort, cell count, deal) are plain C on
  * four-lane vectors, built twice: for the ISA baseline and, on x86, for AVX2 (the same source
@@ -133,10 +133,12 @@ col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, const uint32
 #else
 #define COL__AVX2_BUILD
 #endif
+/* Whether a run on bp's backend takes the AVX2 build (sap.c; its callers pass the answer
+ * down to the survey, the sort and the deal). */
 bool col__bp_avx2_passes(const col__bp *bp);
 
 /* What the sort and the grid need to know of the boxes, from one pass per axis in their own
- * order (sap_grid.c): per partitioned axis (y, then z) the range and summed size of the values
+ * order (sap_sort.c): per partitioned axis (y, then z) the range and summed size of the values
  * and whether every box is finite and upright there (NaN values skipped: compares with NaN are
  * false, their sizes count 0); whether some box is inverted on x; the range of the finite min
  * x (x_spread: there is one, with a finite spread); maybe_nan false when no coordinate is NaN
@@ -191,6 +193,7 @@ col_status col__tree_all_pairs(col__bp *bp, const col__tree *t, const bool *usab
                                size_t *cap);
 
 col_status col__bp_brute(col__bp *bp);
+/* Sweep and prune (sap.c), its sort (sap_sort.c) and its sweep. */
 col_status col__bp_sap(col__bp *bp);
 /* The boxes without NaN, sorted on min x: their indices in `order`, keys in `keys` (n each),
  * `scratch` COL__SORT_X_SCRATCH(n) words; returns how many. */
@@ -201,10 +204,10 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch);
 /* The sweep of sweep and prune over `order`: every box without NaN (m of them), sorted on min
- * x; `idx` has room for m indices. Its working memory is kept in the pair list
- * (COL_ERR_MEMORY). */
-col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, const uint32_t *order, size_t m,
-                             uint32_t *idx);
+ * x, the boxes' survey sv, the passes' build avx2; `idx` has room for m indices. Its working
+ * memory is kept in the pair list (COL_ERR_MEMORY). */
+col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
+                             size_t m, uint32_t *idx);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);

@@ -1,5 +1,7 @@
-/* Internal: the state of col_broadphase_cache, shared by cache.c (the cache, its frames, the
- * kept tree) and cache_sap.c (the kept sweep and prune). */
+/* Internal: the state of col_broadphase_cache, shared by cache.c (the public calls, the kept
+ * tree), cache_sap.c and cache_sap_order.c (the kept sweep and prune) and cache_frame.c (what
+ * both kept algorithms do each frame). The calls go one way: cache.c -> cache_sap.c ->
+ * cache_sap_order.c, and cache.c, cache_sap.c -> cache_frame.c. */
 #ifndef COLLIDE_BROADPHASE_CACHE_H
 #define COLLIDE_BROADPHASE_CACHE_H
 
@@ -35,7 +37,7 @@ struct col_broadphase_cache {
   size_t cand_cap;
 };
 
-/* cache.c: frees everything the cache holds (it stays usable, with no previous frame). */
+/* cache_frame.c: frees everything the cache holds (it stays usable, with no previous frame). */
 void col__cache_reset(col_broadphase_cache *c);
 /* The per-box state both kept algorithms need: coordinates, moved flags and list, usable. */
 bool col__cache_alloc_frame_state(col_broadphase_cache *c, size_t n);
@@ -45,11 +47,28 @@ void col__cache_remember_all(col_broadphase_cache *c, const col_boxes *boxes);
 size_t col__cache_find_moved(col_broadphase_cache *c, const col_boxes *boxes);
 size_t col__cache_list_moved(col_broadphase_cache *c, const col_boxes *boxes, const uint32_t *list,
                              size_t listed);
+/* Clears the flags col__cache_list_moved set (at the end of a listed update). */
+void col__cache_unlist_moved(col_broadphase_cache *c, const uint32_t *list, size_t listed);
 /* The previous frame's pairs between unmoved boxes, into the pair list. */
 col_status col__cache_carry_over(const col_broadphase_cache *c, col__bp *bp);
 
 /* cache_sap.c: one frame of the kept sweep and prune (`first`: sort and sweep everything). */
 col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first,
                                 const uint32_t *list, size_t listed);
+
+/* The kept sorted copy's arrays: min k at 2k, max k at 2k + 1. */
+static inline float *col__cache_sap_array(const col_broadphase_cache *c, unsigned a) {
+  return c->sap_sorted + a * (c->count + COL_SAP_PAD);
+}
+
+/* cache_sap_order.c: the kept order brought up to date with the `moved` boxes of the moved
+ * list; the usable ones' new positions, ascending, then open the moved list (*placed of
+ * them). `scratch` has 4 words per moved box (and n / 32 + 1 for the in-place form). In
+ * place: false, the order still valid, once the shifts pass `budget` places. Merged: returns
+ * the number of boxes in the order. */
+bool col__cache_sap_move_in_place(col_broadphase_cache *c, const col_boxes *boxes,
+                                  uint32_t *scratch, size_t moved, size_t budget, size_t *placed);
+size_t col__cache_sap_merge_moved(col_broadphase_cache *c, const col_boxes *boxes,
+                                  uint32_t *scratch, size_t moved, size_t *placed);
 
 #endif

@@ -41,21 +41,29 @@ static uint64_t cell_key(int64_t x, int64_t y, int64_t z) {
 
 static int64_t cell_of(double side, float v) { return (int64_t)floor((double)v / side); }
 
-/* LSD radix sort of entries on their 63-bit cell keys, 11-bit digits, skipping constant ones. */
-static void sort_entries(entry *e, entry *tmp, size_t n) {
-  for (unsigned shift = 0; shift < 64; shift += 11) {
-    size_t count[2048] = {0};
-    for (size_t i = 0; i < n; i++) count[(e[i].cell >> shift) & 2047u]++;
-    if (count[(e[0].cell >> shift) & 2047u] == n) continue;
-    size_t sum = 0;
-    for (size_t d = 0; d < 2048; d++) {
-      const size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++) tmp[count[(e[i].cell >> shift) & 2047u]++] = e[i];
-    for (size_t i = 0; i < n; i++) e[i] = tmp[i];
-  }
+/* The entries in cell order, as arrays: entry r's cell is hi[r] << 32 | lo[r], its box box[r]. */
+typedef struct sorted_cells {
+  const uint32_t *hi, *lo, *box;
+} sorted_cells;
+
+static inline uint64_t sorted_cell(const sorted_cells *s, size_t r) {
+  return (uint64_t)s->hi[r] << 32 | s->lo[r];
+}
+
+/* The n entries sorted on their 63-bit cell keys by the one radix sort (radix.c), stable: on
+ * the keys' low halves, then on their high halves (a stable pass on the high half keeps the
+ * low half's order among equal high halves: the order of the whole key). `block` holds 4n
+ * words: the high halves and the entries' order, then the sort's scratch, which ends up
+ * holding the boxes and the low halves. */
+static sorted_cells sort_entries(const entry *e, size_t n, uint32_t *block) {
+  uint32_t *keys = block, *order = block + n, *scratch = block + 2 * n;
+  for (size_t r = 0; r < n; r++) keys[r] = (uint32_t)e[r].cell, order[r] = (uint32_t)r;
+  col__radix_sort32(keys, order, n, scratch);
+  for (size_t r = 0; r < n; r++) keys[r] = (uint32_t)(e[order[r]].cell >> 32);
+  col__radix_sort32(keys, order, n, scratch);
+  uint32_t *box = scratch, *lo = scratch + n;
+  for (size_t r = 0; r < n; r++) box[r] = e[order[r]].box, lo[r] = (uint32_t)e[order[r]].cell;
+  return (sorted_cells){keys, lo, box};
 }
 
 col_status col__bp_grid(col__bp *bp) {
@@ -113,27 +121,29 @@ col_status col__bp_grid(col__bp *bp) {
         }
   }
 
-  col_status st = COL_OK;
-  entry *tmp = used ? malloc(used * sizeof(entry)) : NULL;
-  col__bp_scratch(bp, (cap + used) * sizeof(entry) + 2 * n * sizeof(uint32_t));
-  if (used && tmp == NULL) st = COL_ERR_MEMORY;
-  if (st == COL_OK && used) sort_entries(entries, tmp, used);
-  free(tmp);
+  /* The sort's positions are 32-bit: past UINT32_MAX entries (64 GB of them) it cannot run. */
+  col_status st = used > UINT32_MAX ? COL_ERR_MEMORY : COL_OK;
+  uint32_t *block = used && st == COL_OK ? malloc(4 * used * sizeof(uint32_t)) : NULL;
+  col__bp_scratch(bp, cap * sizeof(entry) + 4 * used * sizeof(uint32_t) + 2 * n * sizeof(uint32_t));
+  if (used && block == NULL) st = COL_ERR_MEMORY;
+  sorted_cells sorted = {NULL, NULL, NULL};
+  if (st == COL_OK && used) sorted = sort_entries(entries, used, block);
+  const uint32_t *box = sorted.box;
 
   for (size_t start = 0; start < used && st == COL_OK;) {
     size_t end = start + 1;
-    while (end < used && entries[end].cell == entries[start].cell) end++;
+    while (end < used && sorted_cell(&sorted, end) == sorted_cell(&sorted, start)) end++;
     for (size_t p = start; p < end && st == COL_OK; p++) {
-      const col_aabb3 a = col__bp_box(boxes, entries[p].box);
+      const col_aabb3 a = col__bp_box(boxes, box[p]);
       for (size_t q = p + 1; q < end && st == COL_OK; q++) {
-        const col_aabb3 b = col__bp_box(boxes, entries[q].box);
+        const col_aabb3 b = col__bp_box(boxes, box[q]);
         bp->stats.tests++;
         if (!col__bp_overlap(boxes, a, b, bp->touch)) continue;
         /* Report from the cell of the intersection's min corner only. */
         const uint64_t owner =
             cell_key(cell_of(side, fmaxf(a.min.x, b.min.x)), cell_of(side, fmaxf(a.min.y, b.min.y)),
                      dims == 3 ? cell_of(side, fmaxf(a.min.z, b.min.z)) : 0);
-        if (owner == entries[start].cell) st = col__bp_push(bp, entries[p].box, entries[q].box);
+        if (owner == sorted_cell(&sorted, start)) st = col__bp_push(bp, box[p], box[q]);
       }
     }
     start = end;
@@ -151,6 +161,6 @@ col_status col__bp_grid(col__bp *bp) {
         st = col__bp_push(bp, direct[d], (uint32_t)j);
     }
   }
-  free(entries), free(direct);
+  free(block), free(entries), free(direct);
   return st;
 }

@@ -82,6 +82,7 @@ col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b) {
   return a < b ? col__bp_push_ordered(bp, a, b) : col__bp_push_ordered(bp, b, a);
 }
 
+/* The list's one growth policy: doubled (from 256) until `needed` pairs fit. */
 static col_status grow(col_pairs *out, size_t needed) {
   size_t grown = out->capacity ? out->capacity : 256;
   while (grown < needed) grown *= 2;
@@ -98,13 +99,7 @@ col_status col__bp_reserve(col__bp *bp, size_t extra) {
 }
 
 static col_status append(col_pairs *out, uint32_t a, uint32_t b) {
-  if (out->count == out->capacity) {
-    const size_t grown = out->capacity ? 2 * out->capacity : 256;
-    col_pair *data = realloc(out->data, grown * sizeof(col_pair));
-    if (data == NULL) return COL_ERR_MEMORY;
-    out->data = data;
-    out->capacity = grown;
-  }
+  if (out->count == out->capacity && grow(out, out->count + 1) != COL_OK) return COL_ERR_MEMORY;
   out->data[out->count++] = (col_pair){a, b};
   return COL_OK;
 }
@@ -130,39 +125,6 @@ size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const 
   const col_aabb2_soa run = {min[0] + first, min[1] + first, max[0] + first, max[1] + first, count};
   const col_aabb2 q = {{query.min.x, query.min.y}, {query.max.x, query.max.y}};
   return bp->backend->k.aabb2_query(q, &run, bp->touch, idx);
-}
-
-void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch) {
-  /* Digits of 8 bits for short inputs (four passes over 256 counters cost less than three over
-   * 2,048 there), 11 otherwise; the passes alternate between the arrays and the scratch, with
-   * one copy back at the end when the last pass wrote the scratch. */
-  if (n < 2) return;
-  const unsigned bits = n < 4096 ? 8 : 11;
-  const uint32_t mask = (1u << bits) - 1u;
-  uint32_t *from_keys = keys, *from_order = order, *to_keys = scratch, *to_order = scratch + n;
-  size_t count[2048];
-  for (unsigned shift = 0; shift < 32; shift += bits) {
-    memset(count, 0, (mask + 1u) * sizeof count[0]);
-    for (size_t i = 0; i < n; i++) count[(from_keys[i] >> shift) & mask]++;
-    if (count[(from_keys[0] >> shift) & mask] == n) continue; /* the same digit everywhere */
-    size_t sum = 0;
-    for (size_t d = 0; d <= mask; d++) {
-      const size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++) {
-      const size_t at = count[(from_keys[i] >> shift) & mask]++;
-      to_keys[at] = from_keys[i], to_order[at] = from_order[i];
-    }
-    uint32_t *t = from_keys;
-    from_keys = to_keys, to_keys = t;
-    t = from_order, from_order = to_order, to_order = t;
-  }
-  if (from_keys != keys) {
-    memcpy(keys, from_keys, n * sizeof *keys);
-    memcpy(order, from_order, n * sizeof *order);
-  }
 }
 
 col_status col__bp_check(const col_boxes *boxes, col_touch touch) {

@@ -1,83 +1,13 @@
-/* Sweep and prune's grid of cells (the sweep itself is in sap.c): cells of equal size over y
- * (and z in 3D), each box's coordinates written once as a 32-byte record, and the box dealt
- * into every cell it covers as an 8-byte place (its index and tag), in sorted order so that
- * each cell stays sorted on min x. A pair met in several cells is kept in the cell of the
- * larger first row (and layer) of the two, which the places' tags tell. The passes over every
- * box run four lanes at a time; a box's places are written without branches. */
+/* Sweep and prune's grid of cells (the survey and the sort before it are in sap_sort.c, the
+ * sweep after it in sap.c): cells of equal size over y (and z in 3D), each box's coordinates
+ * written once as a 32-byte record, and the box dealt into every cell it covers as an 8-byte
+ * place (its index and tag), in sorted order so that each cell stays sorted on min x. A pair
+ * met in several cells is kept in the cell of the larger first row (and layer) of the two,
+ * which the places' tags tell. The passes over every box run four lanes at a time; a box's
+ * places are written without branches. */
 #include "broadphase.h"
 
 #include <math.h>
-
-/* One partitioned axis (y or z) of the survey (broadphase.h). */
-COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col__survey *s, int a) {
-  const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
-  col__f4 mn = inf, mx = ninf, sum = splat4(0.0f);
-  col__i4 bad = {0, 0, 0, 0}, odd = {0, 0, 0, 0};
-  size_t r = 0;
-  for (; r + 4 <= n; r += 4) {
-    const col__f4 l = load4(lo + r), h = load4(hi + r), d = h - l;
-    const col__i4 real = d == d;
-    bad |= (l > h) | (l == ninf) | (h == inf), odd |= ~real;
-    mn = pick4(l < mn, l, mn), mx = pick4(h > mx, h, mx);
-    sum += (col__f4)((col__i4)d & real);
-  }
-  bool any_bad = (bad[0] | bad[1] | bad[2] | bad[3]) != 0;
-  bool any_odd = (odd[0] | odd[1] | odd[2] | odd[3]) != 0;
-  float m0 = mn[0], m1 = mx[0];
-  double total = (double)sum[0] + sum[1] + sum[2] + sum[3];
-  for (int q = 1; q < 4; q++) m0 = mn[q] < m0 ? mn[q] : m0, m1 = mx[q] > m1 ? mx[q] : m1;
-  for (; r < n; r++) {
-    const float l = lo[r], h = hi[r], d = h - l;
-    any_bad |= (l > h) | (l == -INFINITY) | (h == INFINITY), any_odd |= d != d;
-    m0 = l < m0 ? l : m0, m1 = h > m1 ? h : m1, total += d == d ? d : 0.0f;
-  }
-  s->lo[a] = m0, s->hi[a] = m1, s->ok[a] = !any_bad, s->size[a] = total;
-  s->maybe_nan |= any_odd;
-}
-
-/* x: an inverted box, the range of the finite min x (NaN and infinities left out). */
-COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__survey *s) {
-  const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
-  col__f4 mn = inf, mx = ninf;
-  col__i4 inv = {0, 0, 0, 0}, odd = {0, 0, 0, 0};
-  size_t r = 0;
-  for (; r + 4 <= n; r += 4) {
-    const col__f4 l = load4(x0 + r), h = load4(x1 + r), d = h - l;
-    const col__i4 finite = (l > ninf) & (l < inf); /* false for NaN too */
-    mn = pick4(finite & (l < mn), l, mn), mx = pick4(finite & (l > mx), l, mx);
-    inv |= h < l, odd |= d != d;
-  }
-  bool inverted = (inv[0] | inv[1] | inv[2] | inv[3]) != 0;
-  bool any_odd = (odd[0] | odd[1] | odd[2] | odd[3]) != 0;
-  float a = mn[0], b = mx[0];
-  for (int q = 1; q < 4; q++) a = mn[q] < a ? mn[q] : a, b = mx[q] > b ? mx[q] : b;
-  for (; r < n; r++) {
-    const float l = x0[r], h = x1[r], d = h - l;
-    inverted |= h < l, any_odd |= d != d;
-    if (l > -INFINITY && l < INFINITY) a = l < a ? l : a, b = l > b ? l : b;
-  }
-  s->x_inverted = inverted, s->maybe_nan |= any_odd;
-  s->x_lo = a, s->x_hi = b, s->x_spread = a < b && (double)b - a < (double)INFINITY;
-}
-
-COL__BP_INLINE void survey_all(const col_boxes *boxes, col__survey *s) {
-  *s = (col__survey){{0, 0}, {0, 0}, {0, 0}, {true, true}, false, 0, 0, false, false};
-  const size_t n = boxes->count;
-  survey_x(boxes->min[0], boxes->max[0], n, s);
-  for (int a = 0; a < (boxes->dims == 3 ? 2 : 1); a++)
-    survey_axis(boxes->min[1 + a], boxes->max[1 + a], n, s, a);
-}
-static void survey_base(const col_boxes *boxes, col__survey *s) { survey_all(boxes, s); }
-COL__AVX2_BUILD static void survey_avx2(const col_boxes *boxes, col__survey *s) {
-  survey_all(boxes, s);
-}
-
-void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *s) {
-  if (avx2)
-    survey_avx2(boxes, s);
-  else
-    survey_base(boxes, s);
-}
 
 /* Cells over y (and z in 3D) of equal size: cell_of is monotonic in the coordinate, so a box
  * spans cells cell_of(min)..cell_of(max) on each axis and every value in it lies in one of
@@ -369,8 +299,8 @@ COL__AVX2_BUILD static void deal_avx2(unsigned dims, const uint32_t *order, size
   deal_all(dims, order, m, span, kz, fill, slot);
 }
 
-col_status col__sap_deal(col__bp *bp, const col__survey *sv, const uint32_t *order, size_t m,
-                         col__sap_dealt *out) {
+col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
+                         size_t m, col__sap_dealt *out) {
   const col_boxes *boxes = bp->boxes;
   const unsigned dims = boxes->dims;
   const size_t n = boxes->count;
@@ -382,9 +312,6 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, const uint32_t *ord
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
   if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
-  const bool avx2 = col__bp_avx2_passes(bp);
-  col__survey own;
-  if (sv == NULL) col__sap_survey(boxes, avx2, &own), sv = &own;
   bool grid = choose_cells(sv, dims, m, &cells);
   const int k = grid ? cells.count[0] * cells.count[1] : 1, kz = cells.count[1];
   /* fill reaches kz + 1 cells past the grid (deal: spare places) */

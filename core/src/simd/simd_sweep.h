@@ -1,7 +1,7 @@
 /* Segment against N spheres template (DESIGN.md 4.4): the per-sphere steps of
  * col_segment_sphere on W spheres at once, with the segment's own terms (finiteness, length,
- * direction) computed once by the scalar col__segment_prepare. Every step's early exit
- * becomes a lane mask; t is computed in the same order and kept only where the mask holds. */
+ * direction) computed once by the scalar col__segment_prepare (segment.c). Every step's early
+ * exit becomes a lane mask; t is computed in the same order and kept only where the mask holds. */
 #ifndef COLLIDE_SIMD_SWEEP_H
 #define COLLIDE_SIMD_SWEEP_H
 
