@@ -267,6 +267,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       report(&boxes, v, touch, &expected, &got, label);
     }
   }
+  /* The bipartite run with an allocation failing (the inputs of the starved runs below):
+   * COL_ERR_MEMORY with the list empty, or, when the allocation was not needed, the exact pairs. */
+  uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
+  pick = splitmix64(&pick);
+  if ((pick & 3) == 0) {
+    const unsigned fail_at = (unsigned)(pick >> 8 & 7);
+    col_pairs fresh = {0};
+    fz_select("scalar");
+    fz_fail_allocation((long)fail_at);
+    const col_status st = col_broadphase_bipartite(&first, &second, touch, &fresh, NULL);
+    const bool failed = fz_allocation_failed();
+    col_pairs_sort(&fresh);
+    if (st == COL_ERR_MEMORY
+            ? !failed || fresh.count != 0
+            : st != COL_OK || fresh.count != crossing ||
+                  (crossing > 0 && memcmp(fresh.data, cross, crossing * sizeof *cross) != 0)) {
+      const col_pairs expected = {cross, crossing, crossing, NULL};
+      char label[96];
+      snprintf(label, sizeof label, "bipartite at %zu, allocation %u failing: status %d", h,
+               fail_at, (int)st);
+      report(&boxes, v, touch, &expected, &fresh, label);
+    }
+    col_pairs_free(&fresh);
+  }
   free(cross);
 
   /* Allocation failures, in one input of four (picked by a hash of the input's length and first
@@ -275,8 +299,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * the run must return COL_ERR_MEMORY with the list empty, or, when that allocation was not needed
    * after all, the exact pairs. Whatever is not freed again is a leak LeakSanitizer reports. The
    * cache below gets the same. */
-  uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
-  pick = splitmix64(&pick);
   const bool starve = (pick & 3) == 0;
   if (starve) {
     col_broadphase_info info;

@@ -106,6 +106,38 @@ static void print_sprite(const char *name, const col_sprite *s, uint8_t thr) {
   }
 }
 
+/* Allocation failure (one input of four, picked by a hash of the input's length, threshold and
+ * flags): each constructor's allocation fails once; pixels.h promises COL_ERR_MEMORY with *out
+ * untouched (an empty mask allocates nothing: COL_OK). */
+static void starve_one(const char *call, col_status st, const col_mask *out,
+                       const unsigned char *mark) {
+  const bool failed = fz_allocation_failed();
+  if (st == COL_ERR_MEMORY ? failed && memcmp(out, mark, sizeof *out) == 0
+                           : st == COL_OK && !failed)
+    return;
+  fprintf(stderr,
+          "fuzz mask: %s with its allocation failing: status %d, allocation %s, *out %s "
+          "(pixels.h: COL_ERR_MEMORY with *out untouched)\n",
+          call, (int)st, failed ? "failed" : "not made",
+          memcmp(out, mark, sizeof *out) == 0 ? "untouched" : "changed");
+  fz_fail();
+}
+
+static void starve_masks(const col_sprite *s, const col_mask *m, uint8_t thr) {
+  col_mask out;
+  unsigned char mark[sizeof out];
+  memset(&out, 0xa5, sizeof out), memcpy(mark, &out, sizeof out);
+  fz_fail_allocation(0);
+  col_status st = col_mask_from_sprite(*s, thr, &out);
+  starve_one("col_mask_from_sprite", st, &out, mark);
+  if (st == COL_OK) col_mask_free(&out);
+  memset(&out, 0xa5, sizeof out);
+  fz_fail_allocation(0);
+  st = col_mask_from_words(m->words, m->stride, m->width, m->height, m->x, m->y, &out);
+  starve_one("col_mask_from_words", st, &out, mark);
+  if (st == COL_OK) col_mask_free(&out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_reader r = {data, size};
   const uint8_t thr = fz_u8(&r);
@@ -131,6 +163,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     col_mask_free(&mb);
     mb = raw;
   }
+  uint64_t pick = size ^ (uint64_t)thr << 32 ^ (uint64_t)flags << 40;
+  if ((splitmix64(&pick) & 3) == 0) starve_masks(&a.s, &mb, thr);
 
   const col_pixel_hit want = fz_sprite_brute_force(&a.s, &b.s, thr);
   const col_pixel_hit want_first = {want.hit, want.x, want.y, want.hit ? 1u : 0u};

@@ -182,17 +182,32 @@ static void balls_naive(col_balls *b, col_sim_stats *st) {
     }
 }
 
+/* Step 1: every ball moves by its velocity and bounces off the walls. */
+static void balls_move(col_balls *b) {
+  for (size_t i = 0; i < b->count; i++) {
+    b->x[i] += b->vx[i], b->y[i] += b->vy[i];
+    const float r = b->radius[i];
+    if ((b->x[i] - r < 0 && b->vx[i] < 0) || (b->x[i] + r > b->width && b->vx[i] > 0))
+      b->vx[i] = -b->vx[i];
+    if ((b->y[i] - r < 0 && b->vy[i] < 0) || (b->y[i] + r > b->height && b->vy[i] > 0))
+      b->vy[i] = -b->vy[i];
+  }
+}
+
+/* The candidates are found on the positions step 1 will give (the same sums; a wall flips a
+ * velocity's sign only, not its size) before anything moves, so that a failed allocation
+ * leaves the balls as they were. */
 static col_status balls_broadphase(col_balls *b, col_broadphase algorithm, col_sim_stats *st) {
   struct col__sim_scratch *s = b->scratch;
   const size_t n = b->count;
   float vmax = 0, cmax = 0;
   bool finite = true;
   for (size_t i = 0; i < n; i++) {
-    finite = finite && isfinite(b->x[i]) && isfinite(b->y[i]) && isfinite(b->vx[i]) &&
-             isfinite(b->vy[i]) && isfinite(b->radius[i]);
+    const float x = b->x[i] + b->vx[i], y = b->y[i] + b->vy[i];
+    finite = finite && isfinite(x) && isfinite(y) && isfinite(b->vx[i]) && isfinite(b->vy[i]) &&
+             isfinite(b->radius[i]);
     vmax = col__maxf(vmax, col__maxf(col__absf(b->vx[i]), col__absf(b->vy[i])));
-    cmax = col__maxf(cmax,
-                     col__maxf(col__absf(b->x[i]), col__absf(b->y[i])) + col__absf(b->radius[i]));
+    cmax = col__maxf(cmax, col__maxf(col__absf(x), col__absf(y)) + col__absf(b->radius[i]));
   }
   /* The margin: four times the fastest speed (a bounce rarely moves a ball further), plus far
    * more than the rounding of the boxes and of the seed's box check (2^-16 of the largest
@@ -200,17 +215,20 @@ static col_status balls_broadphase(col_balls *b, col_broadphase algorithm, col_s
   const float margin = 4.0f * vmax + cmax * 0x1p-16f + 0x1p-100f, limit = margin / 2;
   if (!finite || !isfinite(margin)) {
     st->fallbacks++;
+    balls_move(b);
     balls_naive(b, st);
     return COL_OK;
   }
   for (size_t i = 0; i < n; i++) {
+    const float x = b->x[i] + b->vx[i], y = b->y[i] + b->vy[i];
     const float r = col__absf(b->radius[i]) + margin;
-    s->box[0][i] = b->x[i] - r, s->box[1][i] = b->y[i] - r;
-    s->box[2][i] = b->x[i] + r, s->box[3][i] = b->y[i] + r;
+    s->box[0][i] = x - r, s->box[1][i] = y - r;
+    s->box[2][i] = x + r, s->box[3][i] = y + r;
   }
   col__sim_wild_reset(s);
   const col_status status = col__sim_candidates(s, n, algorithm, false);
   if (status != COL_OK) return status;
+  balls_move(b);
   for (size_t i = 0; i < n; i++) s->moved[i] = 0;
   /* Row by row as the naive loop: the next partner of a is the smallest of its next
    * candidate, the next wild ball, or any next ball when a itself is wild. */
@@ -249,15 +267,8 @@ col_status col_balls_step(col_balls *b, col_sim_pairs pairing, col_broadphase al
   if (b->count == 0) return COL_OK; /* no balls: the arrays and scratch may be NULL */
   col_sim_stats ignored = {0, 0, 0};
   col_sim_stats *st = stats != NULL ? stats : &ignored;
-  for (size_t i = 0; i < b->count; i++) {
-    b->x[i] += b->vx[i], b->y[i] += b->vy[i];
-    const float r = b->radius[i];
-    if ((b->x[i] - r < 0 && b->vx[i] < 0) || (b->x[i] + r > b->width && b->vx[i] > 0))
-      b->vx[i] = -b->vx[i];
-    if ((b->y[i] - r < 0 && b->vy[i] < 0) || (b->y[i] + r > b->height && b->vy[i] > 0))
-      b->vy[i] = -b->vy[i];
-  }
   if (pairing == COL_SIM_NAIVE) {
+    balls_move(b);
     balls_naive(b, st);
     return COL_OK;
   }

@@ -38,7 +38,8 @@ typedef struct col_balls {
   struct col__sim_scratch *scratch; /* working memory kept between steps */
 } col_balls;
 
-/* Zeroed arrays for `count` balls. Errors: COL_ERR_NULL, COL_ERR_OVERFLOW, COL_ERR_MEMORY. */
+/* Zeroed arrays for `count` balls. Errors (*out untouched): COL_ERR_NULL, COL_ERR_OVERFLOW,
+ * COL_ERR_MEMORY. */
 col_status col_balls_create(size_t count, float width, float height, col_balls *out);
 void col_balls_destroy(col_balls *balls);
 
@@ -50,7 +51,8 @@ void col_balls_destroy(col_balls *balls);
  *    their velocities become col_elastic_response's (COL_ELASTIC_AXES, mass = radius), and
  *    both move by their new velocity (the seed's remedy against balls sticking together).
  * `stats` may be NULL; it is added to, not reset. Errors: COL_ERR_NULL, COL_ERR_ARGUMENT
- * (pairing or algorithm), col_broadphase_pairs' errors. */
+ * (pairing or algorithm), col_broadphase_pairs' errors, COL_ERR_MEMORY (BROADPHASE only); on
+ * any error the balls and `stats` are unchanged (the step did not start). */
 col_status col_balls_step(col_balls *balls, col_sim_pairs pairing, col_broadphase algorithm,
                           col_sim_stats *stats);
 
@@ -64,6 +66,7 @@ typedef struct col_world {
   struct col__sim_scratch *scratch;
 } col_world;
 
+/* Zeroed arrays for `count` entities. Errors as col_balls_create (*out untouched). */
 col_status col_world_create(size_t count, col_vec2 gravity, col_world *out);
 void col_world_destroy(col_world *world);
 
@@ -72,7 +75,13 @@ void col_world_destroy(col_world *world);
  * max), then for every other entity j in ascending order, m = col_aabb2_mtd(box i, box j);
  * when m.hit (the seed's "displacement != 0"), the response (the seed leaves it to the
  * sample; ours): box i moves by m.d on the axis m.d is on (min and max), and its velocity
- * on that axis becomes 0. Only entity i moves during its turn. Errors as col_balls_step. */
+ * on that axis becomes 0. Only entity i moves during its turn. Errors as col_balls_step, with
+ * one difference for COL_ERR_MEMORY (BROADPHASE only): the entities are unchanged when the
+ * candidate pairs could not be had, but an allocation can also fail part way, on the turn of
+ * some entity k (once an entity turns wild): entities before k then hold what the whole step
+ * gives them, entities after k are unchanged, entity k has moved and been pushed by some of
+ * its partners, and `stats` counts the tests made so far. Call destroy, or step again (the
+ * frame is then not the naive step's). */
 col_status col_world_step(col_world *world, float dt, col_sim_pairs pairing,
                           col_broadphase algorithm, col_sim_stats *stats);
 

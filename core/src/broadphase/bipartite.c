@@ -14,7 +14,11 @@ typedef struct sorted_set {
   size_t m;
 } sorted_set;
 
-static void sorted_free(sorted_set *s) { free(s->order), free(s->v); }
+/* Frees and clears: the caller frees both sets again whatever sort_set returned. */
+static void sorted_free(sorted_set *s) {
+  free(s->order), free(s->v);
+  *s = (sorted_set){0};
+}
 
 static col_status sort_set(const col_boxes *boxes, sorted_set *s) {
   const size_t n = boxes->count, dims = boxes->dims;
