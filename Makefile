@@ -174,7 +174,7 @@ export FUZZ_SECONDS FUZZ_JOBS
 
 .PHONY: all lib test check user-check check-user peer-check check-env replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-repro fuzz-failure-check \
-  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report clean distclean format install uninstall install-check \
+  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report soak soak-selftest clean distclean format install uninstall install-check \
   help
 .DEFAULT_GOAL := all
 
@@ -450,6 +450,36 @@ bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
 	@bash scripts/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
 
+# The incremental cache over a long run (tools/soak/soak.c, README "Soak test"): SOAK_FRAMES
+# frames of the moving scene through the tree and the sweep-and-prune caches (listed update),
+# brute force every SOAK_CHECK_EVERY frames; fails when the peak RSS grows more than
+# SOAK_RSS_SLACK_KB past its value after the first 1% of frames, or a cache's median per-frame
+# time of the last 1% exceeds SOAK_DRIFT x that of the first. Not part of make test.
+SOAK_FRAMES ?= 1000000
+SOAK_BOXES ?= 1024
+SOAK_CHECK_EVERY ?= 1000
+SOAK_RSS_SLACK_KB ?= 2048
+SOAK_DRIFT ?= 2
+SOAKBIN := $(O)/collide-soak
+$(O)/obj/tools/soak/%.o: tools/soak/%.c $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ibench -MMD -MP -c $< -o $@
+$(SOAKBIN): $(O)/obj/tools/soak/soak.o $(O)/obj/bench/bench_scenes.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
+SOAK_RUN = $(SOAKBIN) $(SOAK_FRAMES) $(SOAK_BOXES) $(SOAK_CHECK_EVERY) $(SOAK_RSS_SLACK_KB) $(SOAK_DRIFT)
+soak: $(SOAKBIN)
+	@$(SOAK_RUN)
+
+# Each of the soak test's checks must be able to fail: a seeded leak (1 KB a frame), a seeded
+# slowdown (to 4x) and a seeded lost pair, each on a short run that must exit 1 naming it.
+soak-selftest: $(SOAKBIN)
+	@set -e; for s in leak:'peak RSS grew' slow:'per-frame time drifted' pairs:'differ from brute'; do \
+	  out=$$($(SOAKBIN) 20000 1024 1000 $(SOAK_RSS_SLACK_KB) $(SOAK_DRIFT) --selftest-$${s%%:*} 2>&1) && rc=0 || rc=$$?; \
+	  if [ $$rc -eq 1 ] && echo "$$out" | grep -q "FAILED: .*$${s#*:}"; then \
+	    echo "soak-selftest: seeded $${s%%:*}: found ($$(echo "$$out" | grep -m1 FAILED))"; \
+	  else echo "$$out" | tail -n 8; echo "soak-selftest: seeded $${s%%:*} NOT found (exit $$rc)"; exit 1; fi; \
+	done
+
 # The benchmark harness's failure paths and concurrency, checked with build/test's binaries: a
 # user kernel that fails to register, a bad flag, a filter matching nothing, the output formats,
 # two runs at once, a two-machine report, scripts/compare's warnings (scripts/check-bench-errors.sh).
@@ -538,7 +568,8 @@ report: $(DEPS_STAMP)
 format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
-	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c
+	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
+	  tools/soak/*.c
 
 # Use from another project: the headers, libcollide.a (-fPIC), libcollide.so.$(VERSION) with its
 # soname and development links, a pkg-config file and a CMake package, under PREFIX (made
@@ -627,6 +658,10 @@ Targets
                  report, compare's warnings (part of make test)
   check-emulation  the benchmarks refuse to run under qemu-user (ARCH=arm64, s390x; both
                  when empty) and run natively; bench.sh refuses a foreign binary
+  soak           the incremental cache over SOAK_FRAMES frames of the moving scene (tree and
+                 sweep and prune, brute force every SOAK_CHECK_EVERY frames): fails when memory
+                 or per-frame time grows; a million frames take minutes (not in make test)
+  soak-selftest  show the soak test fails on a seeded leak, slowdown and lost pair
   fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process (part of make test)
   fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
   cross-test     ARCH=arm64 or s390x: the unit suite on every backend and every corpus through
@@ -682,6 +717,13 @@ Variables (default in brackets)
   MUTANT_SECONDS fuzz-mutants: seconds of fuzzing per mutant [60]
   MUTANT_JOBS    fuzz-mutants: mutants run at once [the cores]
   MUTANTS_ONLY   fuzz-mutants: only these mutant ids (id,id) [all]
+  SOAK_FRAMES    soak: frames [1000000]
+  SOAK_BOXES     soak: boxes in the moving scene [1024]
+  SOAK_CHECK_EVERY  soak: frames between the checks against brute force [1000]
+  SOAK_RSS_SLACK_KB  soak: how far the peak RSS may grow past its value after the first 1%
+                 of frames, KB [2048]
+  SOAK_DRIFT     soak: the last 1% of frames' median time per frame may be at most this times
+                 the first 1%'s [2]
   TEST_LIMIT     seconds per unit-suite run before it counts as hung [300]
   TEST_ARGS      options for the unit-suite runs, e.g. TEST_ARGS="--filter 'sprite/*'" [empty]
   PREFIX         where install puts collide (made absolute) [/usr/local]
@@ -711,4 +753,4 @@ distclean: clean
 # (Only the dependency files of this build's own user files: one left by another
 # USER_KERNELS list may name a file that is not there.)
 -include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(USER_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/fuzz/*/*.d \
-  $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d)
+  $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d $(O)/obj/tools/soak/*.d)
