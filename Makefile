@@ -134,7 +134,7 @@ $(HARNESS_OBJ): $(O)/obj/harness/%.o: harness/%.c $(O)/.flags | $(DEPS_STAMP)
 # rebuilt: its place in the list names its registration function); the user flags likewise.
 $(USER_O)/user/register.c: FORCE
 	@mkdir -p $(@D)
-	@bash scripts/user-register.sh $(USER_FILES) > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@bash scripts/user-register.sh $(USER_FILES) > $@.tmp.$$$$; cmp -s $@.tmp.$$$$ $@ || mv $@.tmp.$$$$ $@; rm -f $@.tmp.$$$$
 $(USER_O)/user/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(USER_CFLAGS)' | cmp -s - $@ || echo '$(USER_CFLAGS)' > $@
@@ -196,10 +196,11 @@ $(SHLIB): $(CORE_OBJ) scripts/libcollide.map
 
 # The ISA lists for this target, rewritten only when they change (an ISA file added, removed or
 # its collide-isa line edited): the objects that include them are then rebuilt.
+# A temporary per make process: two makes on one build folder must not clobber each other.
 $(ISA_LIST_H): FORCE
 	@mkdir -p $(@D)
-	@bash scripts/isa-list.sh header $(MACHINE) > $@.tmp || { rm -f $@.tmp; exit 1; }
-	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@t=$@.tmp.$$$$; bash scripts/isa-list.sh header $(MACHINE) > $$t || { rm -f $$t; exit 1; }; \
+	  cmp -s $$t $@ || mv $$t $@; rm -f $$t
 
 $(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags | $(ISA_LIST_H)
 	@mkdir -p $(@D)
@@ -272,7 +273,7 @@ $(O)/bench_context.h: FORCE
 	@{ echo '#define COLLIDE_BENCH_CC "$(shell $(CC) --version | head -n1)"'; \
 	   echo '#define COLLIDE_BENCH_CFLAGS "$(CFLAGS)"'; \
 	   echo '#define COLLIDE_BENCH_GIT_REV "$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'; \
-	 } > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	 } > $@.tmp.$$$$; cmp -s $@.tmp.$$$$ $@ || mv $@.tmp.$$$$ $@; rm -f $@.tmp.$$$$
 
 $(O)/obj/bench/%.o: bench/%.c $(O)/.flags $(O)/bench_context.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
