@@ -55,14 +55,20 @@ FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,$(FUZZ_SA
 # which are not traced). Fuzz targets keep it.
 LIB_FUZZ_FLAGS := $(if $(filter fuzz,$(SANITIZE)),-fno-sanitize-coverage=trace-cmp)
 
+# The kept structures' own checks after every change (core/src/validate.h): on in the unit
+# tests' build (build/test), the sanitizer and fuzzing builds; off in the release library and
+# the installed copy, whose object code they leave unchanged. VALIDATE=1 or 0 overrides.
+VALIDATE ?= $(if $(SANITIZE)$(filter build/test,$(O)),1,0)
+VALIDATE_FLAGS = $(if $(filter 1,$(VALIDATE)),-DCOL_VALIDATE)
+
 ifeq ($(SANITIZE),1)
-ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS)
+ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
 LDFLAGS_EXTRA = -fsanitize=address,undefined,float-divide-by-zero,float-cast-overflow
 else ifeq ($(SANITIZE),fuzz)
-ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) -Ifuzz
+ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) -Ifuzz
 LDFLAGS_EXTRA = -fsanitize=fuzzer,$(FUZZ_SANITIZERS)
 else
-ALL_CFLAGS = $(CFLAGS) $(REQUIRED_FLAGS)
+ALL_CFLAGS = $(CFLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
 LDFLAGS_EXTRA =
 endif
 
@@ -693,6 +699,8 @@ Variables (default in brackets)
   O              build folder of all, check, install, check-user [build/release]; make test
                  uses build/test and build/asan, make bench build/release, fuzzing build/fuzz
   SANITIZE       1: build with ASan+UBSan (make check O=build/asan SANITIZE=1) [empty]
+  VALIDATE       1: the library checks its kept structures after every change and aborts
+                 naming the broken rule [1 for O=build/test, SANITIZE=1 and fuzzing; else 0]
   PYTHON         Python for the reports and checks [/usr/bin/python3]
   COLLIDE_BACKEND  check and test run the unit suite on this backend only [every supported
                  one]; any program: the backend the library uses [the newest the CPU runs]

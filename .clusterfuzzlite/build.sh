@@ -24,11 +24,11 @@ mkdir -p "$obj" "$OUT"
 
 # The Makefile's variables for this $CC, one a line, read without the caller's make state or
 # the builder's CFLAGS (they come on top below). PIC_FLAGS left out: these objects are linked
-# only into the fuzzers.
+# only into the fuzzers. VALIDATE=1: fuzzing builds check the kept structures (core/src/validate.h).
 # shellcheck disable=SC2016 # the $(...) are make's, expanded by make
 makefile_vars=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory CC="$CC" O="$obj" \
-  CFLAGS= PIC_FLAGS= SANITIZE= USER_KERNELS= USER_CFLAGS= \
-  --eval 'cfl-vars: ; @printf "%s\n" "$(REQUIRED_FLAGS)" "$(SCALAR_FLAGS)" "$(EMU_FLAGS)" "$(HARNESS_INC)" "$(HARNESS_LIBS)" "$(CORE_SRC)"' \
+  CFLAGS= PIC_FLAGS= SANITIZE= VALIDATE=1 USER_KERNELS= USER_CFLAGS= \
+  --eval 'cfl-vars: ; @printf "%s\n" "$(REQUIRED_FLAGS) $(VALIDATE_FLAGS)" "$(SCALAR_FLAGS)" "$(EMU_FLAGS)" "$(HARNESS_INC)" "$(HARNESS_LIBS)" "$(CORE_SRC)"' \
   cfl-vars)
 mapfile -t var <<<"$makefile_vars"
 if [ "${#var[@]}" -ne 6 ] || [ -z "${var[0]}" ]; then

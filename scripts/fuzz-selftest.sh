@@ -35,6 +35,7 @@ bugs=(
   "avx2-pair-lanes@core/src/x86/avx2.c@broadphase@s/simde_mm256_and_si256(nibbles, simde_mm256_set1_epi32(7))/simde_mm256_and_si256(nibbles, simde_mm256_set1_epi32(6))/@the AVX2 pair writer drops the low bit of each lane index (a hit in an odd lane takes its neighbour)"
   "move-size-and@core/src/move.c@args@s/if (a->width < 0 || a->height < 0) return COL_ERR_SIZE;/if (a->width < 0 \&\& a->height < 0) return COL_ERR_SIZE;/@the movement accepts an actor with one negative size ('and' for 'or' in its size check)"
   "grid-reads-past@core/src/broadphase/grid.c@broadphase@0,/for (size_t i = 0; i < n; i++) {/s//for (size_t i = 0; i <= n; i++) {/@the grid's cell-size loop reads one box past the last"
+  "tree-wrong-parent@core/src/broadphase/tree.c@broadphase@s/  t->nodes\[leaf\].parent = parent;/  t->nodes[leaf].parent = old_parent;/@the tree's insertion links the new leaf to its grandparent (pairs stay right until a later removal follows the link)"
   "cache-alloc-unchecked@core/src/broadphase/cache_sap.c@broadphase@s/ || !c->sap_work ||/ ||/@the cache's kept sweep and prune does not check one of its allocations (a failing one is used instead of returning COL_ERR_MEMORY)"
   "sim-stats-reset@core/src/sim.c@sim@s/col_sim_stats \*st = stats != NULL ? stats : \&ignored;/&\n  if (stats != NULL) *stats = ignored;/@the balls' step resets the caller's statistics instead of adding to them"
   "sim-balls-half-stepped@core/src/sim.c@sim@s/  if (status != COL_OK) return status;/  if (status != COL_OK) return balls_move(b), status;/@a balls step whose allocation fails leaves the balls moved (sims.h: unchanged)"
@@ -84,9 +85,12 @@ for spec in "${bugs[@]}"; do
   rc=$?
   set -e
   secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-  if [ "$rc" -ne 0 ] && grep -q 'DISAGREEMENT\|differs from\|ERROR: AddressSanitizer\|runtime error:' "$dir/fuzz.log"; then
+  if [ "$rc" -ne 0 ] && grep -q 'DISAGREEMENT\|differs from\|ERROR: AddressSanitizer\|runtime error:\|^collide: .* invalid: ' "$dir/fuzz.log"; then
     found=$((found + 1))
     result="found in ${secs}s"
+    # A structure check's abort names the broken rule: shown with the time.
+    broken=$(grep -m1 '^collide: .* invalid: ' "$dir/fuzz.log" | sed 's/^collide: //; s/ (at index [0-9]*)$//' || true)
+    [ -z "$broken" ] || result="$result ($broken)"
   else
     result="NOT FOUND (${secs}s, exit $rc)"
   fi

@@ -2,6 +2,7 @@
  * keys and a sorted copy of their coordinates kept between frames; per frame the moved boxes
  * are put back in place or merged in (cache_sap_order.c) and only they are looked up (here). */
 #include "cache.h"
+#include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -153,6 +154,47 @@ static col_status sap_moved(col_broadphase_cache *c, col__bp *bp, const uint32_t
   return st;
 }
 
+#ifdef COL_VALIDATE
+static _Noreturn void sap_fail(const char *invariant, size_t index) {
+  col__validate_fail("kept sweep and prune", invariant, index);
+}
+
+/* The kept order's invariants, once the frame's moved boxes are in place and before the
+ * sweep or look-ups read it: the order holds each usable box once, sorted on its key (min x);
+ * sap_pos is the order's inverse; each key and sorted coordinate is the box's own; the
+ * inverted count is the number of boxes with max x < min x; the first `placed` entries of the
+ * moved list are ascending positions of moved boxes. O(boxes), no memory of its own. */
+static void sap_validate(const col_broadphase_cache *c, const col_boxes *boxes, bool whole,
+                         size_t placed) {
+  const size_t n = boxes->count, m = c->sap_m;
+  if (m > n) sap_fail("more boxes in the order than in the set", m);
+  size_t usable = 0, inverted = 0;
+  for (size_t i = 0; i < n; i++) usable += c->usable[i];
+  if (usable != m) sap_fail("order count differs from the usable boxes", usable);
+  for (size_t r = 0; r < m; r++) {
+    const uint32_t i = c->sap_order[r];
+    if (i >= n || !c->usable[i]) sap_fail("order holds an unusable or out-of-range box", r);
+    if (c->sap_pos[i] != r) sap_fail("positions are not the inverse of the order", r);
+    if (r > 0 && c->sap_keys[r - 1] > c->sap_keys[r]) sap_fail("order not sorted on min x", r);
+    if (c->sap_keys[r] != col__float_key(boxes->min[0][i]))
+      sap_fail("key differs from the box's min x", r);
+    for (unsigned k = 0; k < boxes->dims; k++) {
+      const float lo = col__cache_sap_array(c, 2 * k)[r],
+                  hi = col__cache_sap_array(c, 2 * k + 1)[r];
+      if (memcmp(&lo, &boxes->min[k][i], sizeof lo) || memcmp(&hi, &boxes->max[k][i], sizeof hi))
+        sap_fail("sorted copy differs from the box", r);
+    }
+    inverted += col__cache_sap_array(c, 1)[r] < col__cache_sap_array(c, 0)[r];
+  }
+  if (inverted != c->sap_inverted) sap_fail("inverted boxes miscounted", inverted);
+  for (size_t k = 0; !whole && k < placed; k++) {
+    const uint32_t r = c->moved_list[k];
+    if (r >= m || (k > 0 && c->moved_list[k - 1] >= r) || !c->moved[c->sap_order[r]])
+      sap_fail("moved positions not ascending positions of moved boxes", k);
+  }
+}
+#endif
+
 /* Sweep and prune kept up to date. The first frame, or one where more than a quarter of the
  * boxes moved, is sorted and swept whole; otherwise the moved boxes are merged into last
  * frame's order (cache_sap_order.c) and only they are looked up (sap_moved). */
@@ -215,7 +257,9 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
     }
     for (size_t r = 0; r < c->sap_m; r++) c->sap_pos[order[r]] = (uint32_t)r;
     c->sap_inverted = x_inverted;
+    COL_VALIDATE_CALL(sap_validate(c, boxes, true, 0));
     return col__bp_sap_sweep(bp, &sv, avx2, order, c->sap_m, idx);
   }
+  COL_VALIDATE_CALL(sap_validate(c, boxes, false, placed));
   return sap_moved(c, bp, order, placed, idx, (float *)(void *)scratch);
 }

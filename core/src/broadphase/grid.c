@@ -6,6 +6,7 @@
  * the cell index range or spanning more than MAX_CELLS cells are tested directly against all
  * others instead. Boxes with a NaN coordinate never pair and are left out. */
 #include "broadphase.h"
+#include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -65,6 +66,48 @@ static sorted_cells sort_entries(const entry *e, size_t n, uint32_t *block) {
   for (size_t r = 0; r < n; r++) box[r] = e[order[r]].box, lo[r] = (uint32_t)e[order[r]].cell;
   return (sorted_cells){keys, lo, box};
 }
+
+#ifdef COL_VALIDATE
+static _Noreturn void grid_fail(const char *invariant, size_t index) {
+  col__validate_fail("cell grid", invariant, index);
+}
+
+/* The sorted grid's invariants: entries in cell order, a cell's boxes ascending (so none is
+ * entered twice), every entry's box in the grid (not direct, no NaN) and its cell one its box
+ * covers, and as many entries as the grid boxes cover cells: so each box is in exactly the
+ * cells it covers. The direct list and its ranks are each other's inverse. O(entries + boxes). */
+static void grid_validate(const col_boxes *boxes, double side, const sorted_cells *s, size_t used,
+                          const uint32_t *direct, size_t ndirect, const uint32_t *rank) {
+  const size_t n = boxes->count;
+  const int64_t bias = 1 << 20, mask = (1 << 21) - 1;
+  for (size_t r = 0; r < used; r++) {
+    const uint32_t i = s->box[r];
+    const uint64_t cell = sorted_cell(s, r);
+    if (r > 0 && sorted_cell(s, r - 1) > cell) grid_fail("entries not sorted by cell", r);
+    if (r > 0 && sorted_cell(s, r - 1) == cell && s->box[r - 1] >= i)
+      grid_fail("a cell's boxes not ascending (a box entered twice)", r);
+    int64_t lo[3], hi[3];
+    if (i >= n || rank[i] != UINT32_MAX || col__bp_has_nan(boxes, i) ||
+        !cell_range(side, col__bp_box(boxes, i), boxes->dims, lo, hi))
+      grid_fail("entry of a box that is not in the grid", r);
+    const int64_t at[3] = {(int64_t)(cell >> 42) - bias, (int64_t)(cell >> 21 & mask) - bias,
+                           (int64_t)(cell & mask) - bias};
+    for (int k = 0; k < 3; k++)
+      if (at[k] < lo[k] || at[k] > hi[k]) grid_fail("entry outside the cells its box covers", r);
+  }
+  size_t covered = 0;
+  for (size_t i = 0; i < n; i++) {
+    int64_t lo[3], hi[3];
+    if (rank[i] != UINT32_MAX || col__bp_has_nan(boxes, i)) continue;
+    if (!cell_range(side, col__bp_box(boxes, i), boxes->dims, lo, hi))
+      grid_fail("box neither in the grid nor direct", i);
+    covered += (size_t)((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1));
+  }
+  if (covered != used) grid_fail("entry count differs from the cells the boxes cover", covered);
+  for (size_t d = 0; d < ndirect; d++)
+    if (direct[d] >= n || rank[direct[d]] != d) grid_fail("direct list and ranks disagree", d);
+}
+#endif
 
 col_status col__bp_grid(col__bp *bp) {
   const col_boxes *boxes = bp->boxes;
@@ -128,6 +171,8 @@ col_status col__bp_grid(col__bp *bp) {
   if (used && block == NULL) st = COL_ERR_MEMORY;
   sorted_cells sorted = {NULL, NULL, NULL};
   if (st == COL_OK && used) sorted = sort_entries(entries, used, block);
+  if (st == COL_OK)
+    COL_VALIDATE_CALL(grid_validate(boxes, side, &sorted, used, direct, ndirect, rank));
   const uint32_t *box = sorted.box;
 
   for (size_t start = 0; start < used && st == COL_OK;) {

@@ -7,6 +7,7 @@
  * Node boxes are normalized (min <= max per axis), so an inverted box still bounds everything
  * it can overlap; the exact rule is applied to the real boxes at the leaves. */
 #include "broadphase.h"
+#include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,6 +69,86 @@ static void refit_up(col__tree *t, int32_t n) {
     node->box = unite(t->nodes[node->left].box, t->nodes[node->right].box);
   }
 }
+
+#ifdef COL_VALIDATE
+/* Does a coordinate of inner lie strictly outside outer? (NaN coordinates are not judged:
+ * the tree never holds them, and unite() would drop them anyway.) */
+static bool sticks_out(col_aabb3 outer, col_aabb3 inner) {
+  return outer.min.x > inner.min.x || outer.min.y > inner.min.y || outer.min.z > inner.min.z ||
+         outer.max.x < inner.max.x || outer.max.y < inner.max.y || outer.max.z < inner.max.z;
+}
+
+static _Noreturn void tree_fail(const char *invariant, size_t index) {
+  col__validate_fail("dynamic tree", invariant, index);
+}
+
+/* The tree's invariants: every node is either reachable once from the root or on the free
+ * list (left == -2), never both; each child's parent link points back to its parent; each
+ * inner node's box contains its children's; each leaf's item maps back to it (leaf_of), and
+ * every mapped item has a leaf in the tree. O(nodes), and no memory of its own: the fuzzers
+ * count the library's allocations to make a chosen one fail. The walk follows the parent
+ * links back up, which is safe because each is checked before the walk goes down. */
+static void tree_validate(const col__tree *t) {
+  const int64_t used = (int64_t)t->used;
+  if (t->used > t->capacity) tree_fail("more nodes used than allocated", t->used);
+  if (t->root < -1 || t->root >= used) tree_fail("root index out of range", 0);
+  if (t->free_list < -1 || t->free_list >= used) tree_fail("free list head out of range", 0);
+  size_t free_count = 0, reached = 0, leaves = 0;
+  for (int32_t n = t->free_list; n >= 0; n = t->nodes[n].parent) {
+    if (++free_count > t->used) tree_fail("free list has a cycle", (size_t)n);
+    if (t->nodes[n].left != -2) tree_fail("node on the free list not marked free", (size_t)n);
+    if (t->nodes[n].parent < -1 || t->nodes[n].parent >= used)
+      tree_fail("free list link out of range", (size_t)n);
+  }
+  if (t->root >= 0 && t->nodes[t->root].parent != -1)
+    tree_fail("root has a parent", (size_t)t->root);
+  int32_t prev = -1, n = t->root;
+  while (n >= 0) {
+    const col__tree_node *node = &t->nodes[n];
+    if (prev == node->parent) { /* first arrival, from above: check the node */
+      if (++reached > t->used) tree_fail("tree links form a cycle", (size_t)n);
+      if (node->left == -2) tree_fail("free node linked into the tree", (size_t)n);
+      if (node->left < 0) {
+        if (node->left != -1 || node->right != -1) tree_fail("leaf with a child link", (size_t)n);
+        if (node->item >= t->items) tree_fail("leaf item out of range", (size_t)n);
+        if (t->leaf_of[node->item] != n)
+          tree_fail("leaf map does not point back to the leaf", (size_t)n);
+        leaves++;
+        prev = n, n = node->parent;
+        continue;
+      }
+      if (node->left == node->right) tree_fail("both children are one node", (size_t)n);
+      const int32_t kids[2] = {node->left, node->right};
+      for (int k = 0; k < 2; k++) {
+        if (kids[k] < 0 || kids[k] >= used) tree_fail("child index out of range", (size_t)n);
+        if (t->nodes[kids[k]].parent != n)
+          tree_fail("child's parent link is wrong", (size_t)kids[k]);
+        if (sticks_out(node->box, t->nodes[kids[k]].box))
+          tree_fail("node box does not contain its child's box", (size_t)n);
+      }
+      prev = n, n = node->left;
+    } else if (prev == node->left) {
+      prev = n, n = node->right;
+    } else {
+      prev = n, n = node->parent;
+    }
+  }
+  /* Free nodes have left == -2 and tree nodes not, so the two counts cannot overlap. */
+  if (reached + free_count != t->used)
+    tree_fail("node count: nodes neither in the tree nor free", reached + free_count);
+  /* Each reached leaf's item maps to it, so equal counts mean every mapped item's leaf was
+   * reached. */
+  size_t mapped = 0;
+  for (size_t i = 0; i < t->items; i++) {
+    const int32_t leaf = t->leaf_of[i];
+    if (leaf < -1 || leaf >= used) tree_fail("leaf map index out of range", i);
+    if (leaf >= 0 && (t->nodes[leaf].left != -1 || t->nodes[leaf].item != i))
+      tree_fail("leaf map points to a node that is not the item's leaf", i);
+    mapped += leaf >= 0;
+  }
+  if (mapped != leaves) tree_fail("leaf count differs from the mapped items", mapped);
+}
+#endif
 
 void col__tree_free(col__tree *t) {
   free(t->nodes), free(t->leaf_of);
@@ -165,6 +246,7 @@ col_status col__tree_build(col__tree *t, const col_aabb3 *boxes, const bool *usa
     return COL_ERR_MEMORY;
   }
   free(items), free(keys);
+  COL_VALIDATE_CALL(tree_validate(t));
   return COL_OK;
 }
 
@@ -241,11 +323,14 @@ col_status col__tree_move(col__tree *t, uint32_t item, col_aabb3 box, float marg
   const int32_t leaf = t->leaf_of[item];
   if (leaf >= 0 && usable && contains(t->nodes[leaf].box, box)) return COL_OK;
   if (leaf >= 0) remove_leaf(t, leaf), t->leaf_of[item] = -1;
+  COL_VALIDATE_CALL(tree_validate(t));
   if (!usable) return COL_OK;
   *reinserted = true;
   const col_aabb3 fat = {{box.min.x - margin, box.min.y - margin, box.min.z - margin},
                          {box.max.x + margin, box.max.y + margin, box.max.z + margin}};
-  return insert_leaf(t, item, fat);
+  const col_status st = insert_leaf(t, item, fat);
+  if (st == COL_OK) COL_VALIDATE_CALL(tree_validate(t));
+  return st;
 }
 
 col_status col__tree_query(const col__tree *t, col_aabb3 box, uint32_t **out, size_t *cap,
