@@ -401,6 +401,7 @@ cross-selftest:
 # every target; user-check (the shipped examples) is then left out. The last line names the user
 # backends and broadphases that were checked, and from which files.
 test: $(DEPS_STAMP)
+	@/usr/bin/python3 scripts/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/core-graph.py)' >&2; exit 1; }
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
 	@$(MAKE) --no-print-directory fuzz-brief
