@@ -176,6 +176,70 @@ typedef struct sim_case {
   col_broadphase algorithm;
 } sim_case;
 
+/* The state after the first frame, per simulation and N. That frame is the costly one (the
+ * objects start overlapping: at 65,536 balls over a thousand turn wild and every pair is
+ * tested, seconds where a later frame takes milliseconds), and every pairing, algorithm and
+ * backend steps to the same bits (the steps are bit-identical to the naive loop): it is
+ * computed once per (simulation, N) and copied, not again by every benchmark and every call
+ * Google Benchmark makes. */
+enum { MAX_FIRST_FRAMES = 2 * 12 };
+static struct first_frame {
+  bool world;
+  size_t n;
+  void *bytes; /* balls: x, y, vx, vy, radius; world: box, velocity, weight */
+} first_frames[MAX_FIRST_FRAMES];
+
+/* The arrays of a simulation's state, with their sizes in bytes. */
+static size_t state_arrays(bool world, col_balls *balls, col_world *w, void *arrays[5],
+                           size_t sizes[5]) {
+  const size_t n = world ? w->count : balls->count;
+  if (world) {
+    arrays[0] = w->box, arrays[1] = w->velocity, arrays[2] = w->weight;
+    sizes[0] = n * sizeof *w->box, sizes[1] = n * sizeof *w->velocity;
+    sizes[2] = n * sizeof *w->weight;
+    return 3;
+  }
+  float *f[5] = {balls->x, balls->y, balls->vx, balls->vy, balls->radius};
+  for (int k = 0; k < 5; k++) arrays[k] = f[k], sizes[k] = n * sizeof(float);
+  return 5;
+}
+
+/* Copies the state between the simulation and `bytes` (to_sim: into the simulation). */
+static void copy_state(bool world, col_balls *balls, col_world *w, void *bytes, bool to_sim) {
+  void *arrays[5];
+  size_t sizes[5];
+  const size_t count = state_arrays(world, balls, w, arrays, sizes);
+  char *at = bytes;
+  for (size_t k = 0; k < count; k++) {
+    memcpy(to_sim ? arrays[k] : at, to_sim ? at : arrays[k], sizes[k]);
+    at += sizes[k];
+  }
+}
+
+/* Brings a freshly filled simulation to the end of its first frame: from the copy, or by
+ * stepping it (then kept). */
+static col_status first_frame(const sim_case *c, col_balls *balls, col_world *w) {
+  const size_t n = c->world ? w->count : balls->count;
+  size_t i = 0;
+  while (i < MAX_FIRST_FRAMES && first_frames[i].bytes != NULL &&
+         (first_frames[i].world != c->world || first_frames[i].n != n))
+    i++;
+  if (i < MAX_FIRST_FRAMES && first_frames[i].bytes != NULL) {
+    copy_state(c->world, balls, w, first_frames[i].bytes, true);
+    return COL_OK;
+  }
+  const col_status st = c->world ? col_world_step(w, 1.0f, c->pairing, c->algorithm, NULL)
+                                 : col_balls_step(balls, c->pairing, c->algorithm, NULL);
+  if (st != COL_OK || i == MAX_FIRST_FRAMES) return st;
+  void *arrays[5];
+  size_t sizes[5], total = 0;
+  const size_t count = state_arrays(c->world, balls, w, arrays, sizes);
+  for (size_t k = 0; k < count; k++) total += sizes[k];
+  first_frames[i] = (struct first_frame){c->world, n, bench_alloc(total)};
+  copy_state(c->world, balls, w, first_frames[i].bytes, false);
+  return COL_OK;
+}
+
 static void run_sim(gb_state *st, const char *backend, const sim_case *c) {
   const size_t n = (size_t)gb_arg_of(st, 0);
   if (!bench_select(st, backend)) return;
@@ -193,9 +257,12 @@ static void run_sim(gb_state *st, const char *backend, const sim_case *c) {
   else
     balls_scene(&balls, n);
   /* Three frames to settle (entities start to fall, balls to meet), then one frame per
-   * iteration (Google Benchmark calls this function more than once: keep the setup short). */
+   * iteration (Google Benchmark calls this function more than once: keep the setup short).
+   * The first frame comes from its copy; the other two run here, so that the working memory
+   * the simulation keeps has its size before the timed frames. */
   col_sim_stats stats = {0, 0, 0};
-  for (int f = 0; f < 3; f++)
+  all |= first_frame(c, &balls, &world);
+  for (int f = 1; f < 3; f++)
     all |= c->world ? col_world_step(&world, 1.0f, c->pairing, c->algorithm, NULL)
                     : col_balls_step(&balls, c->pairing, c->algorithm, NULL);
   const uint64_t t0 = bench_tsc();

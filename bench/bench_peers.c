@@ -31,7 +31,7 @@ static bool missed_of_ours(const col_boxes *boxes, const col_pairs *exact, size_
     fprintf(stderr, "bench: our sweep and prune failed\n");
     exit(1);
   }
-  col_pairs_sort(&ours);
+  peer_sort(&ours);
   size_t k = 0;
   *missed = 0;
   for (size_t j = 0; j < ours.count; j++) {

@@ -48,8 +48,10 @@ struct Progress {
   bool announce = true; // the next call of a benchmark function begins a new instance
   double budget = 0;    // seconds, 0 for none
   std::string label;    // what the budget is for (the suite)
-  std::vector<std::string> plan; // the instances' names in run order (COLLIDE_BENCH_PLAN)
-  std::string group;             // the running instance's group (family/variant)
+  std::vector<std::string> plan;      // the instances' names in run order (COLLIDE_BENCH_PLAN)
+  std::string group;                  // the running instance's group (family/variant)
+  Clock::time_point repetition_start; // the running repetition's first call began
+  int64_t last_iterations = 0;        // the iterations the previous call ran
   std::map<std::string, Spent> by_group;
   Spent all;
 } progress;
@@ -117,6 +119,7 @@ void announce(const Registration &r, benchmark::State &st) {
   progress.started++;
   progress.announce = false;
   progress.instance_start = Clock::now();
+  progress.last_iterations = 0;
   std::string name = r.name;
   for (size_t i = 0; i < r.arity; i++) name += "/" + std::to_string(st.range(i));
   progress.group = group_of(name);
@@ -230,8 +233,21 @@ gb_benchmark *gb_register(const char *name, gb_fn fn, void *user) {
   r->name = name;
   r->benchmark = benchmark::RegisterBenchmark(name, [fn, user, r](benchmark::State &state) {
     if (progress.announce) announce(*r, state);
+    const Clock::time_point t0 = Clock::now();
+    // Google Benchmark calls the function with rising iteration counts until one call is long
+    // enough and reports that one; a repetition reruns its count. A count not above the
+    // previous call's therefore starts a new repetition.
+    if (state.max_iterations <= progress.last_iterations || progress.last_iterations == 0)
+      progress.repetition_start = t0;
+    progress.last_iterations = state.max_iterations;
     gb_state s{&state};
     fn(&s, user);
+    // Where the wall time goes, in every run's JSON (the report sums them): the repetition's
+    // wall time so far, and the part of it the dropped calls of the iteration search took.
+    // The counters of the reported (last) call are the ones kept.
+    state.counters["wall_seconds"] = seconds_since(progress.repetition_start);
+    state.counters["search_seconds"] =
+        std::chrono::duration<double>(t0 - progress.repetition_start).count();
   });
   return reinterpret_cast<gb_benchmark *>(r->benchmark);
 }

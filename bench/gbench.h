@@ -89,7 +89,12 @@ void gb_set_budget(double seconds, const char *label);
  * time, items per second, its wall time, the run's elapsed time and an ETA (the planned
  * benchmarks left, each at the mean wall time of its family/variant so far). The lines go to
  * stdout in the console format, to stderr with --benchmark_format=json or csv (stdout then
- * carries only that format); --benchmark_out and --benchmark_out_format work as upstream. */
+ * carries only that format); --benchmark_out and --benchmark_out_format work as upstream.
+ * Every run that was not skipped gets two counters of where its wall time went (a
+ * repetition's own, with --benchmark_repetitions): wall_seconds, from its first call of the
+ * function to the end of the reported one, and search_seconds, the part the calls before the
+ * reported one took (Google Benchmark's search for an iteration count; their results are
+ * dropped). The rest, beyond iterations * real_time, is the reported call's untimed work. */
 int gb_main(int *argc, char **argv);
 
 /* Keep a value (and what it points to) alive and observed; a compiler barrier for memory. */

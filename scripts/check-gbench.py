@@ -45,6 +45,21 @@ for x in (1, 2):
         expect(b is not None and not b.get("error_occurred"), f"gb_args_product and user pointer: {x}/{y}")
 expect("check/min_time/8/min_time:0.010" in runs, "gb_min_time")
 expect(runs.get("check/skipped", {}).get("error_message") == "skipped on purpose", "gb_skip")
+# Every run's wall time (skipped ones carry no counters): at least its timed loop, and the
+# dropped calls are a part of it.
+unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+for b in data["benchmarks"]:
+    if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+        continue
+    wall, search = b.get("wall_seconds"), b.get("search_seconds")
+    expect(wall is not None and search is not None, f"{b['name']}: wall_seconds and search_seconds")
+    if wall is not None and search is not None:
+        timed = b["iterations"] * b["real_time"] * unit[b["time_unit"]]
+        expect(0 <= search < wall and timed <= wall * 1.001, f"{b['name']}: wall {wall} s holds "
+               f"the search's {search} s and the timed loop's {timed} s")
+expect(runs.get("check/min_time/8/min_time:0.010", {}).get("search_seconds", 0) > 0,
+       "search_seconds counts the calls Google Benchmark dropped")
+expect(paused.get("search_seconds") == 0, "no search with a fixed iteration count")
 
 if len(sys.argv) > 2:
     log = open(sys.argv[2]).read()

@@ -26,8 +26,8 @@ from report_pixels import pixels_section
 from report_sweep import sweep_section
 import report_util
 from report_data import (ABSOLUTE_TARGETS, TARGETS, backend_kinds, backend_order, complete_run, cycles,
-                         family_kinds, load_runs, newest_per_machine, own_section, pixels, speedup,
-                         table_of)
+                         family_kinds, load_runs, newest_per_machine, own_section, pixels, run_time,
+                         speedup, table_of)
 from report_choices import comparisons, user_section
 from report_machines import (cpu_identity, machine_labels, machines_section, plot_folder, proven_lines,
                              revision_text, uncommitted_changes)
@@ -56,6 +56,28 @@ def shortfall_note(table, family, variant, scene, backend):
         return ("the batch takes boxes as arrays of structures and writes 12-byte `col_mtd` records, "
                 "so most of its vector work is transposes and interleaves rather than arithmetic.")
     return None
+
+
+def run_time_lines(data):
+    """The run's wall time and where it went (nothing for runs recorded before the benchmarks
+    kept their wall time)."""
+    spent = run_time(data)
+    if spent is None:
+        return []
+    count, wall, timed, search, by_group = spent
+    untimed = wall - timed - search
+    worst = sorted(by_group.items(), key=lambda g: -g[1])[:3]
+    return [
+        f"- Run time: {clock(wall)} for {count} benchmarks: {100 * timed / wall:.0f}% in the timed "
+        f"loops, {100 * search / wall:.0f}% in Google Benchmark's search for an iteration count, "
+        f"{100 * untimed / wall:.0f}% untimed (scenes, warm-up calls, checks); most outside the "
+        "timed loops: " + ", ".join(f"`{g}` {clock(s)}" for g, s in worst)
+    ]
+
+
+def clock(seconds):
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
 
 
 def plot_family(table, key, order, kinds, families, out_dir, machine):
@@ -153,6 +175,7 @@ def report_run(path, data, out_dir, rel, machine):
         f"- Backends: {', '.join(order)} (default here: `{ctx.get('collide_default_backend', '?')}`)",
         f"- Google Benchmark library build: {ctx.get('library_build_type', '?')} (Debian's "
         "package; it only affects the harness, not the kernels)",
+    ] + run_time_lines(data) + [
         "",
     ]
 

@@ -108,6 +108,32 @@ def table_of(data):
     return table
 
 
+_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def run_time(data):
+    """Where the run's wall time went, from the wall_seconds and search_seconds each benchmark
+    records (None for runs recorded before them): (benchmarks, wall, timed, search, by_group)
+    in seconds. timed is iterations x real time; search, Google Benchmark's calls whose results
+    it dropped while choosing the iteration count; the rest is untimed work of the reported
+    calls (scenes, warm-up calls, checks after timing). by_group: {family/variant: untimed +
+    search seconds}."""
+    runs = [b for b in data.get("benchmarks", [])
+            if b.get("run_type") != "aggregate" and "wall_seconds" in b]
+    if not runs:
+        return None
+    wall = timed = search = 0.0
+    by_group = {}
+    for b in runs:
+        spent = b.get("iterations", 0) * b.get("real_time", 0.0) * _UNIT_SECONDS.get(b.get("time_unit"), 1e-9)
+        wall += b["wall_seconds"]
+        timed += spent
+        search += b.get("search_seconds", 0.0)
+        group = "/".join(b["name"].split("/")[:2])
+        by_group[group] = by_group.get(group, 0.0) + b["wall_seconds"] - spent
+    return len(runs), wall, timed, search, by_group
+
+
 def backend_kinds(context):
     """{backend: kind} ("native", "reference", "compiler", "emulated", "user") as the run
     recorded it (collide_backend_kinds, parallel to collide_backends). Runs recorded before

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef COL_PEER_BULLET
 extern const peer_structure *const peer_bullet_structures[];
@@ -82,13 +83,41 @@ static bool overlaps(const col_boxes *boxes, uint32_t a, uint32_t b) {
                            COL_TOUCH_OVERLAPS);
 }
 
+/* Two stable counting passes, by b then by a: linear in pairs and boxes, where qsort took
+ * seconds on the 18 million pairs of the largest box-pruning scene (twice per engine). */
+void peer_sort(col_pairs *pairs) {
+  if (pairs->count < 2) return;
+  uint32_t top = 0;
+  for (size_t k = 0; k < pairs->count; k++) {
+    const col_pair p = pairs->data[k];
+    top = p.a > top ? p.a : top, top = p.b > top ? p.b : top;
+  }
+  size_t *start = calloc((size_t)top + 2, sizeof *start);
+  col_pair *other = malloc(pairs->count * sizeof *other);
+  if (start == NULL || other == NULL) {
+    fprintf(stderr, "peers: out of memory (sorting %zu pairs)\n", pairs->count);
+    exit(1);
+  }
+  col_pair *from = pairs->data, *to = other;
+  for (int pass = 0; pass < 2; pass++) {
+    memset(start, 0, ((size_t)top + 2) * sizeof *start);
+    for (size_t k = 0; k < pairs->count; k++) start[(pass ? from[k].a : from[k].b) + 1]++;
+    for (size_t i = 1; i <= top; i++) start[i] += start[i - 1];
+    for (size_t k = 0; k < pairs->count; k++) to[start[pass ? from[k].a : from[k].b]++] = from[k];
+    col_pair *t = from;
+    from = to, to = t;
+  }
+  free(other); /* two passes: the sorted pairs are back in pairs->data */
+  free(start);
+}
+
 void peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *exact) {
   exact->count = 0;
   for (size_t k = 0; k < reported->count; k++) {
     const col_pair p = reported->data[k];
     if (p.a != p.b && p.b < boxes->count && overlaps(boxes, p.a, p.b)) peer_push(exact, p.a, p.b);
   }
-  col_pairs_sort(exact);
+  peer_sort(exact);
   size_t kept = 0;
   for (size_t k = 0; k < exact->count; k++)
     if (kept == 0 || exact->data[k].a != exact->data[kept - 1].a ||

@@ -74,6 +74,10 @@ size_t peer_structures(const peer_structure *const **list);
  * when collide was built"), one per line; "" when all three are present. */
 const char *peer_absent(void);
 
+/* Sorts `pairs` as col_pairs_sort does (by a, then b), in time linear in their number and
+ * in the largest box index. */
+void peer_sort(col_pairs *pairs);
+
 /* `exact` := the pairs of `reported` that overlap under the closed rule (col_aabb2_overlap or
  * col_aabb3_overlap, COL_TOUCH_OVERLAPS), sorted, without repeats. */
 void peer_exact(const col_boxes *boxes, const col_pairs *reported, col_pairs *exact);

@@ -306,3 +306,25 @@ Test(peers, every_engine_is_built_in_or_named_absent) {
               engines[e], present, absent);
   }
 }
+
+/* peer_sort (the benchmarks' linear sort) orders as col_pairs_sort does, repeats kept. */
+Test(peers, peer_sort_orders_as_col_pairs_sort) {
+  for (size_t count = 0; count < 3000; count = count * 3 + 1) {
+    col_pairs p = {0};
+    uint64_t rng = 5 + count;
+    for (size_t k = 0; k < count; k++) {
+      const uint32_t a = (uint32_t)(bench_next(&rng) % 97), b = (uint32_t)(bench_next(&rng) % 97);
+      peer_push(&p, a, b);
+      if (k % 7 == 0) peer_push(&p, a, b);
+    }
+    col_pairs want = sorted_copy(&p);
+    peer_sort(&p);
+    cr_assert_eq(p.count, want.count);
+    for (size_t k = 0; k < p.count; k++)
+      cr_assert(p.data[k].a == want.data[k].a && p.data[k].b == want.data[k].b,
+                "%zu pairs: pair %zu is (%u, %u), want (%u, %u)", p.count, k, p.data[k].a,
+                p.data[k].b, want.data[k].a, want.data[k].b);
+    col_pairs_free(&p);
+    col_pairs_free(&want);
+  }
+}
