@@ -14,6 +14,9 @@ ifeq ($(CC),clang)
 override CC := $(CLANG)
 endif
 CFLAGS ?= -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# Link-only flags (-L, -Wl,...): given to every link, never to a compile step (clang's -Werror
+# refuses a linker flag it is given without linking).
+LDFLAGS ?=
 O ?= build/release
 PYTHON ?= /usr/bin/python3
 
@@ -35,8 +38,10 @@ endif
 # The scalar backend must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 3). Only scalar.c
 # gets it; the front ends and broadphases around the kernels may vectorize.
 SCALAR_FLAGS := -fno-tree-vectorize
-SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer \
-  -fsanitize=address,undefined,float-divide-by-zero,float-cast-overflow -fno-sanitize-recover=all
+# The sanitizers of SANITIZE=1 (FUZZ_SANITIZERS below: the fuzzers'); scripts/cross-test.sh leaves
+# out those that cannot run under qemu-user.
+SANITIZERS ?= address,undefined,float-divide-by-zero,float-cast-overflow
+SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZERS) -fno-sanitize-recover=all
 
 FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter %fast-math %Ofast,$(CFLAGS)))
 ifneq ($(FAST_MATH_FLAGS),)
@@ -45,7 +50,7 @@ endif
 
 # Fuzzing builds (clang only): the library and targets carry libFuzzer's coverage hooks.
 FUZZ_CC ?= $(CLANG)
-FUZZ_SANITIZERS := address,undefined,float-divide-by-zero
+FUZZ_SANITIZERS ?= address,undefined,float-divide-by-zero
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,$(FUZZ_SANITIZERS) \
   -fno-sanitize-recover=all
 
@@ -63,7 +68,7 @@ VALIDATE_FLAGS = $(if $(filter 1,$(VALIDATE)),-DCOL_VALIDATE)
 
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
-LDFLAGS_EXTRA = -fsanitize=address,undefined,float-divide-by-zero,float-cast-overflow
+LDFLAGS_EXTRA = -fsanitize=$(SANITIZERS)
 else ifeq ($(SANITIZE),fuzz)
 ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) -Ifuzz
 LDFLAGS_EXTRA = -fsanitize=fuzzer,$(FUZZ_SANITIZERS)
@@ -197,7 +202,7 @@ $(LIB): $(CORE_OBJ)
 # sanitized builds leave their runtime to the program, so they skip that check.
 $(SHLIB): $(CORE_OBJ) scripts/libcollide.map
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/libcollide.map \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/libcollide.map \
 	  $(if $(SANITIZE),,-Wl,-z,defs) $(CORE_OBJ) -lm -o $@
 
 # The ISA lists for this target, rewritten only when they change (an ISA file added, removed or
@@ -232,11 +237,11 @@ $(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags
 .SECONDEXPANSION:
 $(O)/replay_%: $(O)/obj/fuzz/fuzz_%.o $$(call fuzz_parts,$$*) $(FUZZ_COMMON_OBJ) \
   $(O)/obj/fuzz/replay.o $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(FUZZ_LINK_FLAGS) $^ $(HARNESS_LIBS) -lm -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $(FUZZ_LINK_FLAGS) $^ $(HARNESS_LIBS) -lm -o $@
 
 $(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $$(call fuzz_parts,$$*) $(FUZZ_COMMON_OBJ) $(HARNESS_OBJ) \
   $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(FUZZ_LINK_FLAGS) $^ $(HARNESS_LIBS) -lm -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $(FUZZ_LINK_FLAGS) $^ $(HARNESS_LIBS) -lm -o $@
 
 # Peer engines (bench/peers/): each engine whose Debian package is installed is compiled in
 # (COL_PEER_<ENGINE>); an absent one is named by the benchmark binary and the peer tests.
@@ -300,22 +305,22 @@ $(O)/obj/bench/peers/test_peers.o: bench/peers/test_peers.c $(O)/.flags | $(DEPS
 
 # The peer pair-set tests (Criterion): the peers against our brute force on small scenes.
 $(PEER_TESTBIN): $(O)/obj/bench/peers/test_peers.o $(O)/obj/bench/bench_scenes.o $(PEER_OBJ) $(LIB)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ $(PEER_LIBS) -lcriterion -lm -o $@
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ $(PEER_LIBS) -lcriterion -lm -o $@
 
 $(O)/obj/bench/gbench.o: bench/gbench.cc bench/gbench.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(if $(filter 1,$(SANITIZE)),$(SANITIZE_FLAGS)) -std=c++17 -c $< -o $@
 
 $(BENCHBIN): $(BENCH_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ $(PEER_LIBS) $(HARNESS_LIBS) -lbenchmark -lpthread -lm -o $@
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ $(PEER_LIBS) $(HARNESS_LIBS) -lbenchmark -lpthread -lm -o $@
 
 $(TESTBIN): $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB) -lcriterion \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB) -lcriterion \
 	  $(HARNESS_LIBS) -lm -o $@
 
 # Rebuild when the compiler, the flags or the set of installed peer engines change (the build
 # folder records them: a first build made before install-deps ran is redone once they exist).
-BUILD_ID = $(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(SCALAR_FLAGS) $(PEER_DEFS)
+BUILD_ID = $(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(SCALAR_FLAGS) $(PEER_DEFS)$(if $(LDFLAGS), $(LDFLAGS))
 $(O)/.flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
@@ -345,7 +350,7 @@ check: $(TESTBIN)
 
 # The shim's own check: every gbench.h call, verified in the JSON it writes.
 $(O)/gbench-check: $(O)/obj/bench/check/gbench_check.o $(O)/obj/bench/gbench.o
-	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $^ -lbenchmark -lpthread -o $@
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ -lbenchmark -lpthread -o $@
 
 # Every benchmark once at the smallest size: it builds and runs (no timing is judged).
 bench-smoke: $(BENCHBIN) $(O)/gbench-check
@@ -377,7 +382,8 @@ check-env: $(TESTBIN)
 	else echo "check-env: FAILED (exit $$rc): $$out"; exit 1; fi
 
 # Bit for bit on another architecture, under qemu-user: ARCH=arm64 (native neon too) or s390x
-# (big-endian); cross-builds into build/cross-$(ARCH) (scripts/cross-test.sh).
+# (big-endian); cross-builds into build/cross-$(ARCH) with gcc and clang, runs the unit suite,
+# the corpora (also sanitized) and brief fuzzing (scripts/cross-test.sh).
 .PHONY: cross-test cross-selftest
 cross-test:
 	@bash scripts/cross-test.sh $(ARCH)
@@ -563,7 +569,7 @@ SEED_MISSING := $(filter-out $(basename $(notdir $(wildcard fuzz/seeds/*.c))),$(
 SEED_EXTRA := $(filter-out encode $(ALL_FUZZ_TARGETS),$(basename $(notdir $(wildcard fuzz/seeds/*.c))))
 $(O)/make_seeds_%: $(O)/obj/fuzz/make_seeds.o $(O)/obj/fuzz/seeds/encode.o $(O)/obj/fuzz/seeds/%.o \
   $(FUZZ_COMMON_OBJ) $(USER_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(FUZZ_LINK_FLAGS) $^ -lm -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDFLAGS_EXTRA) $(FUZZ_LINK_FLAGS) $^ -lm -o $@
 seeds: $(DEPS_STAMP)
 	@[ -z "$(SEED_MISSING)" ] || { echo "seeds: no seed writer fuzz/seeds/<target>.c for the fuzz target(s): $(SEED_MISSING)" >&2; exit 1; }
 	@[ -z "$(SEED_EXTRA)" ] || { echo "seeds: fuzz/seeds/ has writers of no fuzz target (fuzz/fuzz_<target>.c): $(SEED_EXTRA)" >&2; exit 1; }
@@ -695,6 +701,7 @@ Variables (default in brackets)
                  -Wmissing-prototypes]; -std=c11 -ffp-contract=off are always added, fast math
                  is refused
   CXXFLAGS       [-O2 -g -Wall -Wextra -Werror]
+  LDFLAGS        flags for every link only (-L, -Wl,...) [empty]
   PIC_FLAGS      [-fPIC -fno-semantic-interposition] the shared library needs position-
                  independent code
   O              build folder of all, check, install, check-user [build/release]; make test
@@ -702,6 +709,9 @@ Variables (default in brackets)
   SANITIZE       1: build with ASan+UBSan (make check O=build/asan SANITIZE=1) [empty]
   VALIDATE       1: the library checks its kept structures after every change and aborts
                  naming the broken rule [1 for O=build/test, SANITIZE=1 and fuzzing; else 0]
+  SANITIZERS     the -fsanitize= list of SANITIZE=1 [address,undefined,float-divide-by-zero,
+                 float-cast-overflow]; FUZZ_SANITIZERS: the fuzzers' [address,undefined,
+                 float-divide-by-zero]
   PYTHON         Python for the reports and checks [/usr/bin/python3]
   COLLIDE_BACKEND  check and test run the unit suite on this backend only [every supported
                  one]; any program: the backend the library uses [the newest the CPU runs]

@@ -4,7 +4,8 @@
 # prints the apt-get line to run and fails, so a build never goes on half-equipped.
 #   install-deps.sh              the native packages (make, make test, make bench)
 #   install-deps.sh cross-ARCH   what scripts/cross-test.sh ARCH needs (ARCH: arm64, s390x):
-#                                the cross compiler, its C library and qemu-user, and ARCH as a
+#                                the cross compiler, its C library, sanitizer and C++
+#                                runtimes, qemu-user (clang-14 is native), and ARCH as a
 #                                dpkg foreign architecture (the script downloads that
 #                                architecture's libraries into a private sysroot under build/)
 set -euo pipefail
@@ -38,6 +39,8 @@ if [ -n "$cross" ]; then
   packages=(
     qemu-user                          # runs the cross-built tests
     "gcc-$triple" "libc6-dev-$cross-cross" # the compiler and its C library
+    "libasan8-$cross-cross" "libubsan1-$cross-cross" # gcc's sanitizer runtimes
+    "libstdc++6-$cross-cross"          # the C++ runtime of the clang-built fuzzers (libFuzzer)
   )
   if ! dpkg --print-foreign-architectures | grep -qx "$cross"; then
     if [ "$(id -u)" -ne 0 ]; then
