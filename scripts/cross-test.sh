@@ -17,7 +17,7 @@
 #     only, ASan cannot reserve its shadow (2^49 bytes) in qemu's address space. The unit suite
 #     is not run sanitized: with ASan a Criterion test stops at start (a probe shows it; its
 #     arena sits at fixed addresses above 2^45, ASan under qemu shadows 39 bits).
-#  4. libFuzzer (clang, OUT/fuzz; the sanitizers of 3 that clang's runtime runs too): each
+#  4. libFuzzer (clang, OUT/fuzz; UBSan, and ASan where clang's runs under qemu too): each
 #     target CROSS_FUZZ_SECONDS (default 10) from a fixed sample of its corpus (at most
 #     CROSS_FUZZ_SEEDS inputs, default 64: the whole corpora ran in 1-3); nothing may be found.
 #     A target that cannot run under qemu is named with the reason, and its corpus plus
