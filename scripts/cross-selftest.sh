@@ -55,7 +55,7 @@ for spec in "${bugs[@]}"; do
   # The backends named as differing from scalar in the failing replay's report.
   differ=$(sed -n 's/^ *\([a-z0-9:_-]*\) .*DIFFERS from scalar$/\1/p' "$dir/cross.log" | sort -u |
     paste -s -d ' ')
-  failed=$(sed -n 's/.*FAILED: \(replay [a-z]*\).*/\1/p' "$dir/cross.log" | head -n 1)
+  failed=$(sed -n '/.*FAILED: \(replay [a-z]*\).*/{s//\1/p;q}' "$dir/cross.log")
   if [ "$rc" -ne 0 ] && grep -q 'DISAGREEMENT' "$dir/cross.log" &&
     [[ " $differ " == *" $backend "* ]] && [[ " $differ " != *" $backend-emu "* ]]; then
     found=$((found + 1))
