@@ -112,7 +112,12 @@ void fa_circle_batch(fz_reader *r, bool elastic) {
   if (a_null || b_null || (na > 0 && !arrays)) applies |= ERR(COL_ERR_NULL);
   if (na != nb) applies |= ERR(COL_ERR_SIZE);
   if (!fa_valid01(e)) applies |= ERR(COL_ERR_ARGUMENT);
-  if (applies != 0 || fa_fits(na)) {
+  /* circles.h: masses must be positive (m1 + m2 = 0 divides by zero); a valid call whose
+   * masses break that precondition is outside the contract, so it is not made. */
+  bool masses = true;
+  for (size_t i = 0; applies == 0 && arrays && i < na && i < MAX_ALLOC; i++)
+    masses = masses && f[4][i] + f[9][i] != 0.0f;
+  if (masses && (applies != 0 || fa_fits(na))) {
     const col_status st =
         col_elastic_batch(a_null ? NULL : &a, b_null ? NULL : &b, (col_elastic_rule)e);
     bool kept = true;
