@@ -29,7 +29,7 @@ for spec in "${bugs[@]}"; do
   dir=build/cross-selftest/$name
   rm -rf "$dir"
   mkdir -p "$dir/build"
-  cp -a Makefile core fuzz harness scripts "$dir/"
+  cp -a Makefile mk core fuzz harness scripts "$dir/"
   rm -rf "$dir/fuzz/corpus-local" "$dir/fuzz/artifacts"
   [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
   # The foreign libraries are shared: the copy's cross-test finds them where it looks.

@@ -53,7 +53,7 @@ for spec in "${bugs[@]}"; do
   dir=build/selftest/$name
   rm -rf "$dir"
   mkdir -p "$dir/build"
-  cp -a Makefile core fuzz scripts harness "$dir/"
+  cp -a Makefile mk core fuzz scripts harness "$dir/"
   rm -rf "$dir/fuzz/corpus-local" "$dir/fuzz/artifacts"
   cp -a build/fuzz "$dir/build/fuzz"
   [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"

@@ -1,0 +1,45 @@
+# collide: Benchmark runs, the soak test (included by the Makefile at this point: its variables come first).
+
+# BENCH=quick (<= 2 min on 2 cores), default (<= 10 min) or full (everything); BENCH_ARGS for
+# extra --benchmark_* options (e.g. --benchmark_filter=aabb2). A complete default or full run
+# regenerates results/REPORT.md; other runs write their own report under results/<machine>/partial/.
+bench: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
+	@bash scripts/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
+
+# The incremental cache over a long run (tools/soak/soak.c, README "Soak test"): SOAK_FRAMES
+# frames of the moving scene through the tree and the sweep-and-prune caches (listed update),
+# brute force every SOAK_CHECK_EVERY frames; fails when the peak RSS grows more than
+# SOAK_RSS_SLACK_KB past its value after the first 1% of frames, or a cache's median per-frame
+# time of the last 1% exceeds SOAK_DRIFT x that of the first. Not part of make test.
+SOAK_FRAMES ?= 1000000
+SOAK_BOXES ?= 1024
+SOAK_CHECK_EVERY ?= 1000
+SOAK_RSS_SLACK_KB ?= 2048
+SOAK_DRIFT ?= 2
+SOAKBIN := $(O)/collide-soak
+$(O)/obj/tools/soak/%.o: tools/soak/%.c $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ibench -MMD -MP -c $< -o $@
+$(SOAKBIN): $(O)/obj/tools/soak/soak.o $(O)/obj/bench/bench_scenes.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $^ -lm -o $@
+SOAK_RUN = $(SOAKBIN) $(SOAK_FRAMES) $(SOAK_BOXES) $(SOAK_CHECK_EVERY) $(SOAK_RSS_SLACK_KB) $(SOAK_DRIFT)
+soak: $(SOAKBIN)
+	@$(SOAK_RUN)
+
+# Each of the soak test's checks must be able to fail: a seeded leak (1 KB a frame), a seeded
+# slowdown (to 4x) and a seeded lost pair, each on a short run that must exit 1 naming it.
+soak-selftest: $(SOAKBIN)
+	@set -e; for s in leak:'peak RSS grew' slow:'per-frame time drifted' pairs:'differ from brute'; do \
+	  out=$$($(SOAKBIN) 20000 1024 1000 $(SOAK_RSS_SLACK_KB) $(SOAK_DRIFT) --selftest-$${s%%:*} 2>&1) && rc=0 || rc=$$?; \
+	  if [ $$rc -eq 1 ] && echo "$$out" | grep -q "FAILED: .*$${s#*:}"; then \
+	    echo "soak-selftest: seeded $${s%%:*}: found ($$(echo "$$out" | grep -m1 FAILED))"; \
+	  else echo "$$out" | tail -n 8; echo "soak-selftest: seeded $${s%%:*} NOT found (exit $$rc)"; exit 1; fi; \
+	done
+
+# The benchmark harness's failure paths and concurrency, checked with build/test's binaries: a
+# user kernel that fails to register, a bad flag, a filter matching nothing, the output formats,
+# two runs at once, a two-machine report, scripts/compare's warnings (scripts/check-bench-errors.sh).
+bench-check: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory O=build/test build/test/collide-bench
+	@bash scripts/check-bench-errors.sh build/test

@@ -1,0 +1,115 @@
+# collide: make help (included by the Makefile at this point: its variables come first).
+
+# make help: the targets and every variable a user can set, with their defaults. The one place
+# this text lives (README.md points here).
+define HELP_TEXT
+Usage: make [TARGET...] [VARIABLE=value...]      (README.md: the first hour; DESIGN.md: the design)
+
+Targets
+  all            (the default) build O/libcollide.a and O/libcollide.so.$(VERSION)
+  test           everything, about 12 minutes: the unit suite on every backend, plain
+                 (build/test) and under ASan+UBSan (build/asan), with the corpus replay, the
+                 peer engines' pair sets and one pass of every benchmark; brief fuzzing;
+                 user-check; install-check
+  check          the unit suite in O on every backend (COLLIDE_BACKEND: one), then the peer
+                 engines' pair sets, the refused COLLIDE_BACKEND, the corpus replay and one
+                 pass of every benchmark (parts: peer-check, check-env, replay, bench-smoke)
+  user-check     user kernels through the harness under ASan+UBSan, with brief fuzzing:
+                 USER_KERNELS, or the shipped examples/user-kernels/ when it is empty
+  install-check  install into a scratch prefix, build and run an example with pkg-config
+                 (shared and --static) and CMake, uninstall; part of make test
+  bench          time the benchmarks (suite BENCH) in build/release; write results/<machine>/
+                 and, for a complete default or full run, results/REPORT.md
+  report         regenerate results/REPORT.md and results/plots/ from the JSON in results/
+  fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz); the
+                 first disagreement stops it, minimized and reported with a fuzz-repro command
+  fuzz-repro     replay one input: FUZZ_TARGETS=target INPUT=file (with the run's USER_KERNELS)
+  fuzz-failure-check  make fuzz with two wrong example kernels: the report, one crash file, a
+                 reproduce command that fails; bad variables refused (part of make test)
+  bench-check    the benchmark harness's failure messages, concurrent runs, a two-machine
+                 report, compare's warnings (part of make test)
+  check-emulation  the benchmarks refuse to run under qemu-user (ARCH=arm64, s390x; both
+                 when empty) and run natively; bench.sh refuses a foreign binary
+  soak           the incremental cache over SOAK_FRAMES frames of the moving scene (tree and
+                 sweep and prune, brute force every SOAK_CHECK_EVERY frames): fails when memory
+                 or per-frame time grows; a million frames take minutes (not in make test)
+  soak-selftest  show the soak test fails on a seeded leak, slowdown and lost pair
+  fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process (part of make test)
+  fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
+  cross-test     ARCH=arm64 or s390x: the unit suite on every backend and every corpus through
+                 every backend, bit for bit, cross-built into build/cross-ARCH, run under qemu
+  cross-selftest show cross-test ARCH=arm64 finds a seeded bug in native-only NEON code, which
+                 the emulated twin neon-emu (the x86 runs) does not have
+  fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md
+  fuzz-merge     fold fuzz/corpus-local/ into the committed corpora
+  fuzz-cfl-check run ClusterFuzzLite's build.sh locally
+  fuzz-build     build the fuzz targets only
+  seeds          regenerate the hand-made seed inputs in fuzz/corpus/
+  install        install headers, libraries, collide.pc, the CMake package into DESTDIR+PREFIX
+  uninstall      remove exactly the files install writes (same PREFIX and DESTDIR)
+  deps           install the missing Debian packages (scripts/install-deps.sh; as root)
+  format         clang-format the C and C++ sources
+  clean          remove the build folders; distclean: also fuzzing's and partial runs' output
+  help           this text
+
+Variables (default in brackets)
+  CC             C compiler [gcc]; CC=clang uses clang, or clang-14 where only that exists
+  CXX            C++ compiler (benchmark shim, peer engines) [g++; clang++ when CC is clang]
+  CFLAGS         [-O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+                 -Wmissing-prototypes]; -std=c11 -ffp-contract=off are always added, fast math
+                 is refused
+  CXXFLAGS       [-O2 -g -Wall -Wextra -Werror]
+  LDFLAGS        flags for every link only (-L, -Wl,...) [empty]
+  PIC_FLAGS      [-fPIC -fno-semantic-interposition] the shared library needs position-
+                 independent code
+  O              build folder of all, check, install, check-user [build/release]; make test
+                 uses build/test and build/asan, make bench build/release, fuzzing build/fuzz
+  SANITIZE       1: build with ASan+UBSan (make check O=build/asan SANITIZE=1) [empty]
+  VALIDATE       1: the library checks its kept structures after every change and aborts
+                 naming the broken rule [1 for O=build/test, SANITIZE=1 and fuzzing; else 0]
+  SANITIZERS     the -fsanitize= list of SANITIZE=1 [address,undefined,float-divide-by-zero,
+                 float-cast-overflow]; FUZZ_SANITIZERS: the fuzzers' [address,undefined,
+                 float-divide-by-zero]
+  PYTHON         Python for the reports and checks [/usr/bin/python3]
+  COLLIDE_BACKEND  check and test run the unit suite on this backend only [every supported
+                 one]; any program: the backend the library uses [the newest the CPU runs]
+  COLLIDE_MACHINE  the results folder name of make bench [from the CPU: vendor, family, model,
+                   stepping, TSC rate, CPUs; collide-bench --collide_machine_name prints it]
+  USER_KERNELS   your C files of kernels ("a.c b.c"), linked into the tests, fuzzers and
+                 benchmarks of this command [empty]
+  USER_CFLAGS    extra flags for the USER_KERNELS files, e.g. -mavx2 [empty]
+  BENCH          the suite of make bench: quick (2 min), default (10 min), full [default]
+  BENCH_ARGS     extra Google Benchmark options, e.g. --benchmark_filter=sprite [empty]
+  FUZZ_SECONDS   wall-clock seconds per target for make fuzz [30]
+  FUZZ_MINIMIZE_SECONDS  at most this long minimizing a failing input; 0: keep it as found [15]
+  INPUT          the input file of fuzz-repro [empty]
+  FUZZ_JOBS      processes per target for make fuzz [the cores: $(FUZZ_JOBS_DEFAULT)]
+  FUZZ_TARGETS   the targets of fuzz, fuzz-brief, fuzz-merge, e.g. "aabb mtd" [all:
+                 $(ALL_FUZZ_TARGETS)]
+  FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
+  FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
+  SELFTEST_ONLY  fuzz-selftest, cross-selftest run only these seeded bugs (name,name) [all]
+  SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]
+  MUTANTS        fuzz-mutants: how many mutants [100]
+  MUTANTS_SEED   fuzz-mutants: which sample [1]
+  MUTANT_SECONDS fuzz-mutants: seconds of fuzzing per mutant [60]
+  MUTANT_JOBS    fuzz-mutants: mutants run at once [the cores]
+  MUTANTS_ONLY   fuzz-mutants: only these mutant ids (id,id) [all]
+  SOAK_FRAMES    soak: frames [1000000]
+  SOAK_BOXES     soak: boxes in the moving scene [1024]
+  SOAK_CHECK_EVERY  soak: frames between the checks against brute force [1000]
+  SOAK_RSS_SLACK_KB  soak: how far the peak RSS may grow past its value after the first 1%
+                 of frames, KB [2048]
+  SOAK_DRIFT     soak: the last 1% of frames' median time per frame may be at most this times
+                 the first 1%'s [2]
+  TEST_LIMIT     seconds per unit-suite run before it counts as hung [300]
+  TEST_ARGS      options for the unit-suite runs, e.g. TEST_ARGS="--filter 'sprite/*'" [empty]
+  PREFIX         where install puts collide (made absolute) [/usr/local]
+  DESTDIR        a staging folder in front of PREFIX, for packaging [empty]
+endef
+
+# (Evaluated only when make help runs.)
+FUZZ_JOBS_DEFAULT = $(shell nproc)
+help:
+	$(info $(HELP_TEXT))
+	@:

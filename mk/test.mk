@@ -1,0 +1,105 @@
+# collide: the test targets (make test and its steps; included by the Makefile after the build rules).
+
+# The unit suite, once per backend: every supported one, or only $(COLLIDE_BACKEND). Each run
+# has TEST_LIMIT seconds (it takes seconds; see scripts/run-tests.sh for why there is a limit).
+TEST_LIMIT ?= 300
+check: $(TESTBIN)
+	@set -e; \
+	if [ -n "$$COLLIDE_BACKEND" ]; then backends="$$COLLIDE_BACKEND"; \
+	else backends=$$($(TESTBIN) --list-backends); fi; \
+	for b in $$backends; do \
+	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b"; \
+	  COLLIDE_BACKEND=$$b bash scripts/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
+	done
+	@$(MAKE) --no-print-directory peer-check O=$(O)
+	@$(MAKE) --no-print-directory check-env O=$(O)
+	@$(MAKE) --no-print-directory replay O=$(O)
+	@$(MAKE) --no-print-directory bench-smoke O=$(O)
+
+# The shim's own check: every gbench.h call, verified in the JSON it writes.
+$(O)/gbench-check: $(O)/obj/bench/check/gbench_check.o $(O)/obj/bench/gbench.o
+	$(CXX) $(CXXFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ -lbenchmark -lpthread -o $@
+
+# Every benchmark once at the smallest size: it builds and runs (no timing is judged).
+bench-smoke: $(BENCHBIN) $(O)/gbench-check
+	@COLLIDE_BENCH_TOTAL=$$($(O)/gbench-check --benchmark_list_tests=true | wc -l) \
+	  $(O)/gbench-check --benchmark_min_time=0.001 --benchmark_out=$(O)/gbench-check.json \
+	  --benchmark_out_format=json > $(O)/gbench-check.log 2>&1 \
+	  || { tail -n 20 $(O)/gbench-check.log; exit 1; }
+	@$(PYTHON) scripts/check-gbench.py $(O)/gbench-check.json $(O)/gbench-check.log
+	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 > $(O)/bench-smoke.log 2>&1 \
+	  || { tail -n 20 $(O)/bench-smoke.log; echo "bench-smoke: FAILED"; exit 1; }
+	@if grep -q 'ERROR OCCURRED' $(O)/bench-smoke.log; then grep 'ERROR OCCURRED' $(O)/bench-smoke.log; exit 1; fi
+	@echo "bench-smoke: $$(grep -c '/16 ' $(O)/bench-smoke.log) benchmarks ran once at the smallest size"
+
+# Every corpus file through every target, on every backend (a disagreement aborts).
+replay: $(REPLAYS)
+	@set -e; for t in $(ALL_FUZZ_TARGETS); do $(O)/replay_$$t fuzz/corpus/$$t; done
+
+# The peers' pair sets against our brute force (once: they do not use our backends).
+peer-check: $(PEER_TESTBIN)
+	@echo "== $(PEER_TESTBIN) (engines: $(or $(strip $(PEER_DEFS:-DCOL_PEER_%=%)),none))"
+	@if [ -n "$(strip $(PEER_ABSENT))" ]; then echo "peer-check: not installed, not tested: $(PEER_ABSENT)"; fi
+	@bash scripts/run-tests.sh $(TEST_LIMIT) $(PEER_TESTBIN) $(TEST_ARGS)
+
+# A forced backend that does not exist must fail loudly, not fall back.
+check-env: $(TESTBIN)
+	@out=$$(COLLIDE_BACKEND=no-such-backend $(TESTBIN) 2>&1); rc=$$?; \
+	if [ $$rc -eq 2 ] && echo "$$out" | grep -q 'COLLIDE_BACKEND="no-such-backend" is not a backend'; then \
+	  echo "check-env: unknown COLLIDE_BACKEND rejected with exit 2: ok"; \
+	else echo "check-env: FAILED (exit $$rc): $$out"; exit 1; fi
+
+# With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
+# included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of
+# every target; user-check (the shipped examples) is then left out. The last line names the user
+# backends and broadphases that were checked, and from which files.
+test: $(DEPS_STAMP)
+	@/usr/bin/python3 scripts/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/core-graph.py)' >&2; exit 1; }
+	@$(MAKE) --no-print-directory check O=build/test
+	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1
+	@$(MAKE) --no-print-directory fuzz-brief
+	$(if $(USER_FILES),,@$(MAKE) --no-print-directory user-check)
+	@$(MAKE) --no-print-directory fuzz-failure-check
+	@$(MAKE) --no-print-directory install-check
+	@$(MAKE) --no-print-directory bench-check
+	@$(call user_list,$(if $(USER_FILES),build/test,build/asan)); \
+	echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
+	  "the fuzz failure screen; the installed copy; the benchmark harness's errors); user kernels checked: $$checked"\
+	  "from $(or $(USER_FILES),the shipped examples $(EXAMPLE_KERNELS))"
+
+# Sets the shell variable `checked` to what the test binary of build folder $(1) registered
+# from USER_KERNELS, comma-separated ("none" if nothing).
+user_list = checked=$$($(1)/collide-tests --list-user) || exit 1; \
+  checked=$$(echo "$$checked" | paste -sd, - | sed 's/,/, /g'); checked=$${checked:-none}
+
+# User kernels through the harness exactly as a user brings their own: USER_KERNELS, or the
+# shipped examples (examples/user-kernels/) when it is empty. The unit suite on the user
+# backends (ASan+UBSan), every corpus replayed with them, their benchmark rows, and brief
+# fuzzing (the examples: the targets they take part in; yours: every target).
+EXAMPLE_KERNELS := examples/user-kernels/plain_c.c examples/user-kernels/sorted_sweep.c
+USER_CHECK_FILES := $(or $(USER_FILES),$(EXAMPLE_KERNELS))
+USER_CHECK_TARGETS := $(if $(USER_FILES),$(FUZZ_TARGETS),aabb mtd broadphase)
+user-check: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory check-user O=build/asan SANITIZE=1 USER_KERNELS="$(USER_CHECK_FILES)"
+	@$(MAKE) --no-print-directory fuzz-brief USER_KERNELS="$(USER_CHECK_FILES)" \
+	  FUZZ_TARGETS="$(USER_CHECK_TARGETS)" FUZZ_BRIEF_SECONDS=10
+	@$(call user_list,build/asan); \
+	echo "user-check: $$checked from $(USER_CHECK_FILES):"\
+	  "unit suite (ASan+UBSan), corpora, benchmark rows, brief fuzzing ($(USER_CHECK_TARGETS)): ok"
+
+# What USER_KERNELS brought in, tested: the unit suite once per user backend (the user
+# broadphases run under every one of them), the corpora, and one benchmark pass of their rows.
+check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
+	@users=$$($(TESTBIN) --list-backends user); \
+	[ -n "$(USER_FILES)" ] || { echo "check-user: USER_KERNELS is empty" >&2; exit 2; }; \
+	for b in $${users:-scalar}; do \
+	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b ($(USER_FILES))"; \
+	  COLLIDE_BACKEND=$$b bash scripts/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
+	done
+	@$(MAKE) --no-print-directory replay O=$(O)
+	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 --benchmark_filter=user: \
+	  > $(O)/bench-user.log 2>&1 || { tail -n 20 $(O)/bench-user.log; exit 1; }
+	@rows=$$(grep -c '^\[.*user:' $(O)/bench-user.log || true); \
+	if [ "$$rows" -eq 0 ] || grep -q 'ERROR OCCURRED' $(O)/bench-user.log; then \
+	  echo "check-user: the user benchmark rows did not run:"; tail -n 20 $(O)/bench-user.log; exit 1; fi; \
+	echo "check-user: $$rows benchmark rows of user kernels ran once"
