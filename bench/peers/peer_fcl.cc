@@ -193,8 +193,8 @@ const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullp
 const peer_structure naive = {"fcl", "naive", (int)Kind::Naive, true, 1024, &ops, true};
 const peer_structure sap = {"fcl", "sap", (int)Kind::SaP, true, 16384, &ops, true};
 const peer_structure ssap = {"fcl", "ssap", (int)Kind::SSaP, true, 16384, &ops, true};
-const peer_structure interval = {
-    "fcl", "intervaltree", (int)Kind::IntervalTree, true, 1024, &ops, true};
+const peer_structure interval = {"fcl", "intervaltree", (int)Kind::IntervalTree, true, 1024, &ops,
+                                 true};
 const peer_structure dtree = {"fcl", "dynamictree", (int)Kind::DynamicTree, true, 0, &ops, false};
 const peer_structure dtree_array = {
     "fcl", "dynamictree-array", (int)Kind::DynamicTreeArray, true, 16384, &ops, false};
