@@ -29,6 +29,14 @@ PEER_LIBS += -lchipmunk
 else
 PEER_ABSENT += chipmunk(libchipmunk-dev)
 endif
+ifeq ($(shell pkg-config --exists fcl 2>/dev/null && echo yes),yes)
+PEER_SRC += bench/peers/peer_fcl.cc
+PEER_DEFS += -DCOL_PEER_FCL
+PEER_CXXFLAGS += $(filter-out -std=%,$(shell pkg-config --cflags fcl))
+PEER_LIBS += -lfcl
+else
+PEER_ABSENT += fcl(libfcl-dev)
+endif
 PEER_OBJ := $(patsubst %,$(O)/obj/%.o,$(basename $(PEER_SRC)))
 PEER_TESTBIN := $(O)/collide-peer-tests
 

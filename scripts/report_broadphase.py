@@ -3,6 +3,7 @@ per algorithm and scene, working memory, crossovers with brute force, and the bo
 scene next to the published series."""
 import os
 
+from report_peers import INEXACT
 from report_util import fmt, place_legend, plt, readable_log_axes, save_figure, series_style, verdict
 
 PUBLISHED_BOXPRUNE = {10000: 2413, 100000: 182715}  # K-cycles, best published (see README)
@@ -42,8 +43,9 @@ def _plot_scene(rows, peer_rows, scene, out_dir, machine):
         for i, label in enumerate(sorted(peer_rows)):
             by_n = peer_rows[label]
             ns = sorted(by_n)
+            name = label.replace("peer-", "") + (" (inexact)" if label in INEXACT else "")
             ax.plot(ns, [by_n[n]["kcycles_per_run"] * 1000 for n in ns], markersize=4,
-                    label=label.replace("peer-", ""), **series_style(i))
+                    label=name, **series_style(i))
         ax.set_title(f"peer engines — {scene}")
     for ax in axes[0]:
         ax.set_xscale("log")

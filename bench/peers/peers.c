@@ -18,6 +18,10 @@ extern const size_t peer_box2d_count;
 extern const peer_structure *const peer_chipmunk_structures[];
 extern const size_t peer_chipmunk_count;
 #endif
+#ifdef COL_PEER_FCL
+extern const peer_structure *const peer_fcl_structures[];
+extern const size_t peer_fcl_count;
+#endif
 
 static const peer_structure *all[PEER_MAX_STRUCTURES];
 static size_t all_count;
@@ -38,6 +42,9 @@ size_t peer_structures(const peer_structure *const **list) {
 #ifdef COL_PEER_CHIPMUNK
     add(peer_chipmunk_structures, peer_chipmunk_count);
 #endif
+#ifdef COL_PEER_FCL
+    add(peer_fcl_structures, peer_fcl_count);
+#endif
     (void)add;
   }
   *list = all;
@@ -54,6 +61,9 @@ const char *peer_absent(void) {
 #endif
 #ifndef COL_PEER_CHIPMUNK
          "chipmunk: libchipmunk-dev was not installed when collide was built\n"
+#endif
+#ifndef COL_PEER_FCL
+         "fcl: libfcl-dev was not installed when collide was built\n"
 #endif
       ;
 }

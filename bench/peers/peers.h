@@ -1,6 +1,6 @@
-/* Peer engines' broadphases (Bullet, Box2D, Chipmunk) behind one plain-C interface, so that the
- * C benchmarks and tests drive them like our own algorithms (the same pattern as the Google
- * Benchmark shim: C++ inside, C outside).
+/* Peer engines' broadphases (Bullet, Box2D, Chipmunk, FCL) behind one plain-C interface, so
+ * that the C benchmarks and tests drive them like our own algorithms (the same pattern as the
+ * Google Benchmark shim: C++ inside, C outside).
  *
  * A peer instance owns one engine structure. The life of a from-scratch run is
  *   peer_build (a fresh structure, every box inserted: engines that find pairs while inserting
@@ -55,23 +55,24 @@ typedef struct peer_ops {
 } peer_ops;
 
 typedef struct peer_structure {
-  const char *engine; /* "bullet", "box2d", "chipmunk" */
+  const char *engine; /* "bullet", "box2d", "chipmunk", "fcl" */
   const char *name;   /* "dbvt", "dbvt-deferred", "axissweep3", ... */
   int kind;           /* the adapter's number for it, passed to ops->create */
-  bool three_d;       /* runs 3D scenes too (Bullet); the others are 2D only */
+  bool three_d;       /* runs 3D scenes too (Bullet, FCL); the others are 2D only */
   size_t max_count;   /* largest N it is run at in benchmarks (0: no limit) */
   const peer_ops *ops;
-  bool all_pairs; /* tests every pair on each update (Bullet's simple broadphase): left out
-                   * of the paired per-frame benchmarks, where one frame takes seconds */
+  bool all_pairs; /* tests every pair on each update (Bullet's simple broadphase), or is
+                   * otherwise too slow per frame (FCL's, but for its dynamic trees): left out
+                   * of the paired per-frame benchmarks, 640 frames each */
 } peer_structure;
 
 /* The structures compiled in (engines found at build time), in a fixed order; at most
  * PEER_MAX_STRUCTURES (the benchmarks size their tables by it). */
-enum { PEER_MAX_STRUCTURES = 16 };
+enum { PEER_MAX_STRUCTURES = 32 };
 size_t peer_structures(const peer_structure *const **list);
 
 /* Engines not compiled in, each with the reason ("chipmunk: libchipmunk-dev was not installed
- * when collide was built"), one per line; "" when all three are present. */
+ * when collide was built"), one per line; "" when all are present. */
 const char *peer_absent(void);
 
 /* Sorts `pairs` as col_pairs_sort does (by a, then b), in time linear in their number and
