@@ -30,6 +30,7 @@ packages=(
   libgmp-dev                  # exact arithmetic: the segment-against-sphere oracle
   libbenchmark-dev libbenchmark-tools
   libbullet-dev libbox2d-dev libchipmunk-dev # peer engines (bench/peers)
+  libode-dev                  # peer engine ODE (bench/peers/peer_ode.cc)
   python3 python3-matplotlib python3-scipy python3-yaml
   zip                         # seed corpora for ClusterFuzzLite
 )

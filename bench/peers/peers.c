@@ -19,6 +19,11 @@ extern const peer_structure *const peer_chipmunk_structures[];
 extern const size_t peer_chipmunk_count;
 #endif
 
+#ifdef COL_PEER_ODE
+extern const peer_structure *const peer_ode_structures[];
+extern const size_t peer_ode_count;
+#endif
+
 static const peer_structure *all[PEER_MAX_STRUCTURES];
 static size_t all_count;
 
@@ -38,6 +43,9 @@ size_t peer_structures(const peer_structure *const **list) {
 #ifdef COL_PEER_CHIPMUNK
     add(peer_chipmunk_structures, peer_chipmunk_count);
 #endif
+#ifdef COL_PEER_ODE
+    add(peer_ode_structures, peer_ode_count);
+#endif
     (void)add;
   }
   *list = all;
@@ -54,6 +62,9 @@ const char *peer_absent(void) {
 #endif
 #ifndef COL_PEER_CHIPMUNK
          "chipmunk: libchipmunk-dev was not installed when collide was built\n"
+#endif
+#ifndef COL_PEER_ODE
+         "ode: libode-dev was not installed when collide was built\n"
 #endif
       ;
 }

@@ -55,7 +55,7 @@ typedef struct peer_ops {
 } peer_ops;
 
 typedef struct peer_structure {
-  const char *engine; /* "bullet", "box2d", "chipmunk" */
+  const char *engine; /* "bullet", "box2d", "chipmunk", "ode" */
   const char *name;   /* "dbvt", "dbvt-deferred", "axissweep3", ... */
   int kind;           /* the adapter's number for it, passed to ops->create */
   bool three_d;       /* runs 3D scenes too (Bullet); the others are 2D only */
@@ -67,7 +67,7 @@ typedef struct peer_structure {
 
 /* The structures compiled in (engines found at build time), in a fixed order; at most
  * PEER_MAX_STRUCTURES (the benchmarks size their tables by it). */
-enum { PEER_MAX_STRUCTURES = 16 };
+enum { PEER_MAX_STRUCTURES = 32 };
 size_t peer_structures(const peer_structure *const **list);
 
 /* Engines not compiled in, each with the reason ("chipmunk: libchipmunk-dev was not installed
