@@ -1,5 +1,5 @@
-"""The peer-engine section of results/REPORT.md (called by report.py): Bullet, Box2D and
-Chipmunk broadphases measured in the same run as ours (bench/bench_peers.c), the targets of
+"""The peer-engine section of results/REPORT.md (called by report.py): Bullet, Box2D,
+Chipmunk and ODE broadphases measured in the same run as ours (bench/bench_peers.c), the targets of
 ours against theirs, build and find separately, the pairs each engine reports vs the exact ones, and the
 touch rule each engine showed on the probe boxes."""
 import re
@@ -77,11 +77,13 @@ def _complete(table, scene, n, label):
 def peers_section(table, ctx):
     if not any(k[0] == "broadphase" and k[1].startswith("peer-") for k in table):
         return []
-    lines = ["### Peer engines: Bullet, Box2D and Chipmunk in the same run", "",
+    lines = ["### Peer engines: Bullet, Box2D, Chipmunk and ODE in the same run", "",
              "Each engine's broadphase on our scenes (bench/peers/, README \"Peer engines\"). "
              "From scratch = a fresh structure, every box inserted, then the engine's pair "
              "update; `-count` rows hand pairs to a store that only counts them. Ratios are ours "
-             "over theirs in this run; rows that miss exact pairs are left out of the targets.", "",
+             "over theirs in this run; rows that miss exact pairs are left out of the targets "
+             "and marked inexact. Bullet and ODE are 3D libraries: 2D scenes reach them as flat "
+             "boxes (z = [0, 0]).", "",
              "| target | measured | |", "|---|---|---|"]
     for scene, n, own_factor, count_factor in PEER_TARGETS:
         ours, label = _ours(table, scene, n)
@@ -153,7 +155,9 @@ def peers_section(table, ctx):
             for count_only in (False, True):
                 for k, peer_label, b in _peers(table, scene, n, count_only):
                     pairs = b.get("pairs")
-                    cells = [peer_label, f"{n:,}", f"{k:,.0f}"]
+                    inexact = not _complete(table, scene, n, peer_label)
+                    cells = [peer_label + (" (inexact: misses exact pairs)" if inexact else ""),
+                             f"{n:,}", f"{k:,.0f}"]
                     if not moving:
                         cells += [f"{b.get('build_kcycles', 0):,.0f}", f"{b.get('find_kcycles', 0):,.0f}"]
                     cells += [f"{k / ours:.1f}x slower" if ours else "–",

@@ -87,6 +87,10 @@ public:
       BoxData *d = data_of(g);
       set_box(d, b, i);
       d->index = (uint32_t)i;
+      // The quadtree files a geom in a block by the AABB it holds when added: computed here
+      // (dGeomGetAABB), or else every geom enters the block of an all-zero AABB and the first
+      // dSpaceCollide moves each out of that one list, quadratic in N.
+      if (kind_ == Kind::QuadTree) dGeomGetAABB(g, d->aabb);
       dSpaceAdd(space_, g);
       geoms_[i] = g;
     }
