@@ -180,7 +180,7 @@ const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullp
 // simple space tests every pair (uniform 16,384: 4.6 s; 4,096: 0.25 s), so 4,096, and it is
 // left out of the paired benchmarks; the hash space zeroes an N x N bit table per
 // dSpaceCollide (1.25 GB at 100,000; box pruning 3D 100,000: 27 s) and the quadtree takes
-// minutes there (box pruning 2D 100,000: 391 s), so 16,384; the sweep and prune (3D 100,000:
+// a minute there (box pruning 3D 100,000: 61 s), so 16,384; the sweep and prune (3D 100,000:
 // 14 s) runs 100,000 in the full suite.
 const peer_structure simple = {"ode", "simple", (int)Kind::Simple, true, 4096, &ops, true};
 const peer_structure hash = {"ode", "hash", (int)Kind::Hash, true, 16384, &ops, false};
