@@ -1,5 +1,5 @@
-/* Peer engines' broadphases (Bullet, Box2D, Chipmunk) behind one plain-C interface, so that the
- * C benchmarks and tests drive them like our own algorithms (the same pattern as the Google
+/* Peer engines' broadphases (Bullet, Box2D, Chipmunk, ODE) behind one plain-C interface, so that
+ * the C benchmarks and tests drive them like our own algorithms (the same pattern as the Google
  * Benchmark shim: C++ inside, C outside).
  *
  * A peer instance owns one engine structure. The life of a from-scratch run is
@@ -11,7 +11,7 @@
  *
  * Each structure runs in one of two pair-collection modes:
  *   own:        the pair store a user of the engine would have (Bullet's btHashedOverlappingPair
- *               Cache; for Box2D and Chipmunk, whose broadphases hand pairs to a callback, a
+ *               Cache; for Box2D, Chipmunk and ODE, whose broadphases hand pairs to a callback, a
  *               callback that appends to a vector, and for Box2D's per-frame update a set of
  *               current pairs pruned like b2ContactManager::Collide does);
  *   count-only: a store that only counts what it is handed (the cheapest the engine can do). */
@@ -58,10 +58,10 @@ typedef struct peer_structure {
   const char *engine; /* "bullet", "box2d", "chipmunk", "ode" */
   const char *name;   /* "dbvt", "dbvt-deferred", "axissweep3", ... */
   int kind;           /* the adapter's number for it, passed to ops->create */
-  bool three_d;       /* runs 3D scenes too (Bullet); the others are 2D only */
+  bool three_d;       /* runs 3D scenes too (Bullet, ODE); the others are 2D only */
   size_t max_count;   /* largest N it is run at in benchmarks (0: no limit) */
   const peer_ops *ops;
-  bool all_pairs; /* tests every pair on each update (Bullet's simple broadphase): left out
+  bool all_pairs; /* tests every pair on each update (Bullet's and ODE's simple ones): left out
                    * of the paired per-frame benchmarks, where one frame takes seconds */
 } peer_structure;
 
@@ -71,7 +71,7 @@ enum { PEER_MAX_STRUCTURES = 32 };
 size_t peer_structures(const peer_structure *const **list);
 
 /* Engines not compiled in, each with the reason ("chipmunk: libchipmunk-dev was not installed
- * when collide was built"), one per line; "" when all three are present. */
+ * when collide was built"), one per line; "" when all are present. */
 const char *peer_absent(void);
 
 /* Sorts `pairs` as col_pairs_sort does (by a, then b), in time linear in their number and
