@@ -37,6 +37,14 @@ PEER_LIBS += -lfcl
 else
 PEER_ABSENT += fcl(libfcl-dev)
 endif
+ifeq ($(shell pkg-config --exists ode 2>/dev/null && echo yes),yes)
+PEER_SRC += bench/peers/peer_ode.cc
+PEER_DEFS += -DCOL_PEER_ODE
+PEER_CXXFLAGS += $(shell pkg-config --cflags ode)
+PEER_LIBS += $(shell pkg-config --libs ode)
+else
+PEER_ABSENT += ode(libode-dev)
+endif
 PEER_OBJ := $(patsubst %,$(O)/obj/%.o,$(basename $(PEER_SRC)))
 PEER_TESTBIN := $(O)/collide-peer-tests
 

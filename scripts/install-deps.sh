@@ -31,6 +31,7 @@ packages=(
   libbenchmark-dev libbenchmark-tools
   libbullet-dev libbox2d-dev libchipmunk-dev # peer engines (bench/peers)
   libfcl-dev                  # peer engine: FCL's broadphase managers (bench/peers)
+  libode-dev                  # peer engine ODE (bench/peers/peer_ode.cc)
   python3 python3-matplotlib python3-scipy python3-yaml
   zip                         # seed corpora for ClusterFuzzLite
 )

@@ -1,5 +1,5 @@
-"""The peer-engine section of results/REPORT.md (called by report.py): Bullet, Box2D, Chipmunk
-and FCL broadphases measured in the same run as ours (bench/bench_peers.c), the targets of
+"""The peer-engine section of results/REPORT.md (called by report.py): Bullet, Box2D, Chipmunk,
+FCL and ODE broadphases measured in the same run as ours (bench/bench_peers.c), the targets of
 ours against theirs, build and find separately, the pairs each engine reports vs the exact ones, and the
 touch rule each engine showed on the probe boxes."""
 import re
@@ -24,7 +24,7 @@ INEXACT = {
                              "reports non-overlapping ones",
 }
 # Engines that are 3D only: their 2D rows are flat 3D boxes (z = [0, 0]).
-THREE_D_ONLY = ("peer-fcl-",)
+THREE_D_ONLY = ("peer-bullet-", "peer-fcl-", "peer-ode-")
 
 
 def _base(label):
@@ -106,7 +106,8 @@ def peers_section(table, ctx):
         if label in present:
             lines.append(f"- {label[len('peer-'):]} (inexact): {why}.")
     if any(label.startswith(THREE_D_ONLY) for label in present):
-        lines.append("- FCL is 3D only: its rows on 2D scenes run flat 3D boxes (z = [0, 0]).")
+        lines.append("- Bullet, FCL and ODE are 3D libraries: their rows on 2D scenes run flat 3D "
+                     "boxes (z = [0, 0]).")
     lines += ["",
              "| target | measured | |", "|---|---|---|"]
     for scene, n, own_factor, count_factor in PEER_TARGETS:
@@ -179,7 +180,9 @@ def peers_section(table, ctx):
             for count_only in (False, True):
                 for k, peer_label, b in _peers(table, scene, n, count_only):
                     pairs = b.get("pairs")
-                    name = peer_label + (" (inexact)" if _base(peer_label) in INEXACT else "")
+                    inexact = _base(peer_label) in INEXACT or not _complete(table, scene, n,
+                                                                            peer_label)
+                    name = peer_label + (" (inexact)" if inexact else "")
                     if scene == "boxprune2d" and peer_label.startswith(THREE_D_ONLY):
                         name += " (flat 3D)"
                     cells = [name, f"{n:,}", f"{k:,.0f}"]

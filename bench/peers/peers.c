@@ -23,6 +23,11 @@ extern const peer_structure *const peer_fcl_structures[];
 extern const size_t peer_fcl_count;
 #endif
 
+#ifdef COL_PEER_ODE
+extern const peer_structure *const peer_ode_structures[];
+extern const size_t peer_ode_count;
+#endif
+
 static const peer_structure *all[PEER_MAX_STRUCTURES];
 static size_t all_count;
 
@@ -45,6 +50,9 @@ size_t peer_structures(const peer_structure *const **list) {
 #ifdef COL_PEER_FCL
     add(peer_fcl_structures, peer_fcl_count);
 #endif
+#ifdef COL_PEER_ODE
+    add(peer_ode_structures, peer_ode_count);
+#endif
     (void)add;
   }
   *list = all;
@@ -64,6 +72,9 @@ const char *peer_absent(void) {
 #endif
 #ifndef COL_PEER_FCL
          "fcl: libfcl-dev was not installed when collide was built\n"
+#endif
+#ifndef COL_PEER_ODE
+         "ode: libode-dev was not installed when collide was built\n"
 #endif
       ;
 }

@@ -1,4 +1,4 @@
-/* Peer engines' broadphases (Bullet, Box2D, Chipmunk, FCL) behind one plain-C interface, so
+/* Peer engines' broadphases (Bullet, Box2D, Chipmunk, FCL, ODE) behind one plain-C interface, so
  * that the C benchmarks and tests drive them like our own algorithms (the same pattern as the
  * Google Benchmark shim: C++ inside, C outside).
  *
@@ -11,7 +11,7 @@
  *
  * Each structure runs in one of two pair-collection modes:
  *   own:        the pair store a user of the engine would have (Bullet's btHashedOverlappingPair
- *               Cache; for Box2D and Chipmunk, whose broadphases hand pairs to a callback, a
+ *               Cache; for Box2D, Chipmunk and ODE, whose broadphases hand pairs to a callback, a
  *               callback that appends to a vector, and for Box2D's per-frame update a set of
  *               current pairs pruned like b2ContactManager::Collide does);
  *   count-only: a store that only counts what it is handed (the cheapest the engine can do). */
@@ -55,13 +55,13 @@ typedef struct peer_ops {
 } peer_ops;
 
 typedef struct peer_structure {
-  const char *engine; /* "bullet", "box2d", "chipmunk", "fcl" */
+  const char *engine; /* "bullet", "box2d", "chipmunk", "fcl", "ode" */
   const char *name;   /* "dbvt", "dbvt-deferred", "axissweep3", ... */
   int kind;           /* the adapter's number for it, passed to ops->create */
-  bool three_d;       /* runs 3D scenes too (Bullet, FCL); the others are 2D only */
+  bool three_d;       /* runs 3D scenes too (Bullet, FCL, ODE); the others are 2D only */
   size_t max_count;   /* largest N it is run at in benchmarks (0: no limit) */
   const peer_ops *ops;
-  bool all_pairs; /* tests every pair on each update (Bullet's simple broadphase), or is
+  bool all_pairs; /* tests every pair on each update (Bullet's and ODE's simple ones), or is
                    * otherwise too slow per frame (FCL's, but for its dynamic trees): left out
                    * of the paired per-frame benchmarks, 640 frames each */
 } peer_structure;

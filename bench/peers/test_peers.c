@@ -325,8 +325,8 @@ Test(peers, every_engine_is_built_in_or_named_absent) {
   const peer_structure *const *list;
   const size_t count = peer_structures(&list);
   const char *absent = peer_absent();
-  const char *engines[] = {"bullet", "box2d", "chipmunk", "fcl"};
-  for (int e = 0; e < 4; e++) {
+  const char *engines[] = {"bullet", "box2d", "chipmunk", "fcl", "ode"};
+  for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
     bool present = false;
     for (size_t i = 0; i < count; i++) present |= strcmp(list[i]->engine, engines[e]) == 0;
     cr_assert(present != (strstr(absent, engines[e]) != NULL), "%s: present %d, absent list '%s'",
