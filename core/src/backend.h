@@ -124,6 +124,8 @@ bool col__user_full_name(const char *name, char full[COL__USER_FULL_MAX]);
  * false where it is not built. */
 bool col__cpu_any(void);
 bool col__cpu_never(void);
+/* An AMD family 19h CPU without AVX-512: Zen 3 (Zen 4 has AVX-512); false off x86. */
+bool col__cpu_zen3(void);
 #define COL__ISA_CPU_DECL(name, lanes, cpu_test, built) bool col__cpu_has_##name(void);
 COL_ISA_NATIVE(COL__ISA_CPU_DECL)
 COL_ISA_COMPILER(COL__ISA_CPU_DECL)
