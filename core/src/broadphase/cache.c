@@ -26,6 +26,15 @@ col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
   return COL_OK;
 }
 
+col_status col_broadphase_cache_set_parallel(col_broadphase_cache *cache,
+                                             const col_parallel *parallel) {
+  if (cache == NULL) return COL_ERR_NULL;
+  if (parallel != NULL && parallel->tasks != NULL && parallel->tasks->run == NULL)
+    return COL_ERR_NULL;
+  cache->parallel = parallel;
+  return COL_OK;
+}
+
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
   if (cache == NULL) return;
   col__cache_reset(cache);
@@ -117,7 +126,7 @@ static col_status update(col_broadphase_cache *cache, const col_boxes *boxes, co
   if (st != COL_OK) return st;
   for (size_t q = 0; q < listed; q++)
     if (list[q] >= boxes->count) return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, cache->parallel};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

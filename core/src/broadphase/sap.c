@@ -92,16 +92,13 @@ static col_status sweep_cell(col__bp *bp, const col__sap_cell *cell, uint32_t *i
   return COL_OK;
 }
 
-col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
-                             size_t m, uint32_t *idx) {
-  col__sap_dealt d;
-  col_status st = col__sap_deal(bp, sv, avx2, order, m, &d);
-  if (st != COL_OK) return st;
+col_status col__sap_sweep_cells(col__bp *bp, const col__sap_dealt *d, int from, int to,
+                                uint32_t *idx) {
   /* One cell's arrays at a time (slot 1: the cell spans are spent), so they stay in the
    * first-level cache: min and max per axis, id, tag. */
   const unsigned dims = bp->boxes->dims;
-  const size_t array_bytes = col__sap_array_bytes(d.widest);
-  uint8_t *mem = col__bp_work(bp, 1, col__sap_cell_bytes(dims, d.widest));
+  const size_t array_bytes = col__sap_array_bytes(d->widest);
+  uint8_t *mem = col__bp_work(bp, 1, col__sap_cell_bytes(dims, d->widest));
   if (mem == NULL) return COL_ERR_MEMORY;
   float *min[3] = {NULL, NULL, NULL}, *max[3] = {NULL, NULL, NULL};
   for (unsigned a = 0; a < dims; a++) {
@@ -112,19 +109,29 @@ col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, cons
   uint32_t *tag = (uint32_t *)(void *)(mem + (2 * dims + 1) * array_bytes);
   const col__backend *be = bp->backend;
   const col__sap_unpack_fn unpack = be->sap_unpack != NULL ? be->sap_unpack : unpack_fields;
-  for (int c = 0; c < d.cells; c++) {
-    if (d.count[c] < 2) continue;
-    unpack(d.rec, d.slot + d.base[c], d.base[c + 1] - d.base[c], dims, min, max, id, tag);
+  for (int c = from; c < to; c++) {
+    if (d->count[c] < 2) continue;
+    unpack(d->rec, d->slot + d->base[c], d->base[c + 1] - d->base[c], dims, min, max, id, tag);
     /* Hits rare so far (under one test in six): a block without one skips the pair writer;
      * the branch costs more than it saves when blocks often hit. */
     const bool sparse = bp->stats.pairs * 6 < bp->stats.tests + 6;
-    col__sap_cell cell = {{{min[0], min[1], min[2]}, {max[0], max[1], max[2]}, dims, d.x_lower},
+    col__sap_cell cell = {{{min[0], min[1], min[2]}, {max[0], max[1], max[2]}, dims, d->x_lower},
                           id,
                           tag,
-                          d.count[c],
+                          d->count[c],
                           sparse};
-    st = sweep_cell(bp, &cell, idx);
+    const col_status st = sweep_cell(bp, &cell, idx);
     if (st != COL_OK) return st;
   }
   return COL_OK;
+}
+
+col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
+                             size_t m, uint32_t *idx) {
+  col__sap_dealt d;
+  const col_status st = col__sap_deal(bp, sv, avx2, order, m, &d);
+  if (st != COL_OK) return st;
+  /* A parallel call sweeps ranges of cells as tasks (sap_par.c); one cell is swept here. */
+  if (bp->par != NULL && d.cells > 1) return col__sap_par_cells(bp, &d, idx);
+  return col__sap_sweep_cells(bp, &d, 0, d.cells, idx);
 }
