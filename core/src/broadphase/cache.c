@@ -26,15 +26,6 @@ col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
   return COL_OK;
 }
 
-col_status col_broadphase_cache_set_parallel(col_broadphase_cache *cache,
-                                             const col_parallel *parallel) {
-  if (cache == NULL) return COL_ERR_NULL;
-  if (parallel != NULL && parallel->tasks != NULL && parallel->tasks->run == NULL)
-    return COL_ERR_NULL;
-  cache->parallel = parallel;
-  return COL_OK;
-}
-
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
   if (cache == NULL) return;
   col__cache_reset(cache);

@@ -1,7 +1,7 @@
-/* Sweep and prune on a task system (col_broadphase_pairs_parallel, and the cache's whole
- * frames): the survey, the sort on min x and the deal into cells run as in the sequential
- * call; the cells, independent once dealt, are swept as tasks. Each task sweeps a range of
- * whole cells, in cell order, into a pair list of its own (kept in the caller's pair list
+/* Sweep and prune's cells on a task system (for col_broadphase_pairs_parallel, parallel.c, and
+ * the cache's whole frames): the survey, the sort on min x and the deal into cells run as in the
+ * sequential call; the cells, independent once dealt, are swept as tasks. Each task sweeps a range
+ * of whole cells, in cell order, into a pair list of its own (kept in the caller's pair list
  * between calls, with the task's cell arrays), so no task writes where another does and no
  * lock is taken. The lists are then joined: a prefix sum over their counts gives each task's
  * place in the caller's list, and each task copies its pairs there. Cell ranges in order,
@@ -128,38 +128,5 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   if (!run(&ts, fallback, copy_task, &j, n)) return COL_ERR_TASKS;
   bp->out->count += total;
   bp->stats.scratch_bytes += scratch;
-  return COL_OK;
-}
-
-col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch,
-                                         const col_parallel *parallel, col_pairs *out,
-                                         col_broadphase_stats *stats) {
-  static const col_parallel builtin = {NULL, 0, false};
-  if (out == NULL) return COL_ERR_NULL;
-  col_status st = col__bp_check(boxes, touch);
-  if (st != COL_OK) return st;
-  const col_parallel *par = parallel != NULL ? parallel : &builtin;
-  if (par->tasks != NULL && par->tasks->run == NULL) return COL_ERR_NULL;
-  /* Under 256 boxes the sequential call sweeps one cell: nothing to split. */
-  if (boxes->count < 256) return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
-  col_task_system ts;
-  if (col__par_tasks(par, &ts) != COL_OK) {
-    if (par->allow_sequential_fallback)
-      return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
-    out->count = 0;
-    return COL_ERR_TASKS;
-  }
-  /* One worker: the sequential call itself, at its cost. */
-  if (ts.workers <= 1) return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, par};
-  st = col__backend_active(&bp.backend);
-  if (st != COL_OK) return st;
-  out->count = 0;
-  st = col__bp_sap(&bp);
-  if (st != COL_OK) {
-    out->count = 0;
-    return st;
-  }
-  if (stats != NULL) *stats = bp.stats;
   return COL_OK;
 }
