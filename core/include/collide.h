@@ -48,6 +48,7 @@ typedef enum col_status {
   COL_ERR_MEMORY = -8,      /* an allocation failed */
   COL_ERR_EXISTS = -9,      /* a user backend or broadphase of that name is registered */
   COL_ERR_VERSION = -10,    /* a struct of another collide.h version (COL_USER_VERSION) */
+  COL_ERR_TASKS = -11,      /* a task system (or collide's thread pool) could not run the work */
 } col_status;
 
 /* A short, static, human-readable description of a status ("ok", "NULL pointer", ...). */
@@ -263,6 +264,8 @@ col_status col_segment_spheres_robust(col_vec3 from, col_vec3 to, const col_sphe
                                       col_segment_hit *out);
 
 #include "collide/broadphase.h"
+
+#include "collide/parallel.h"
 
 #include "collide/sims.h"
 

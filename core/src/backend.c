@@ -74,6 +74,7 @@ const char *col_status_string(col_status status) {
   case COL_ERR_MEMORY: return "out of memory";
   case COL_ERR_EXISTS: return "name already registered";
   case COL_ERR_VERSION: return "struct from another version of collide.h";
+  case COL_ERR_TASKS: return "task system could not run the work";
   }
   return "unknown status";
 }
