@@ -12,7 +12,7 @@
  * and a size byte; then objects while the input lasts, the rest from the seed: balls x, y, vx, vy,
  * radius; entities min x, min y, width, height, vx, vy (tagged floats, radii and sizes made
  * non-negative). */
-#include "fuzz_common.h"
+#include "sim/sim.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,10 +58,6 @@ FZ_ORACLE static bool same_floats(const float *a, const float *b, size_t n) {
     if (memcmp(&a[i], &b[i], sizeof(float)) != 0 && !(a[i] != a[i] && b[i] != b[i])) return false;
   return true;
 }
-
-/* The statistics a step added to `before`; the caller's values are arbitrary ones (not zeros),
- * so that a step that resets them instead of adding is caught. */
-static const col_sim_stats STATS_BEFORE = {1000003, 5000011, 7};
 
 /* A naive step: every pair tested (`every_pair` tests), the oracle's collisions, no fallback.
  * A broadphase step: the same collisions, in at least that many and at most every pair's tests
@@ -117,7 +113,7 @@ FZ_ORACLE static uint64_t balls_oracle(col_balls *b) {
   return contacts;
 }
 
-FZ_ORACLE static uint64_t world_oracle(col_world *w, float dt) {
+FZ_ORACLE uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity) {
   uint64_t contacts = 0;
   for (size_t i = 0; i < w->count; i++) {
     col_vec2 *v = &w->velocity[i];
@@ -131,6 +127,7 @@ FZ_ORACLE static uint64_t world_oracle(col_world *w, float dt) {
       const col_mtd m = col_aabb2_mtd(*b, w->box[j]);
       if (!m.hit) continue;
       contacts++;
+      if (per_entity != NULL) per_entity[i]++;
       if (m.d.x != 0)
         b->min.x += m.d.x, b->max.x += m.d.x, v->x = 0;
       else
@@ -138,96 +135,6 @@ FZ_ORACLE static uint64_t world_oracle(col_world *w, float dt) {
     }
   }
   return contacts;
-}
-
-/* Allocation failures (one input of four, picked by a hash of the input's length and first three
- * bytes, so that the fuzzer can steer it): at one frame a fresh copy of the scene is created and
- * stepped with the broadphase, the k-th allocation of the create, then of the step failing (k
- * from the hash; a fresh copy allocates all its working memory). sims.h's promises are checked:
- * a failed create leaves *out untouched; a failed balls step leaves the balls and the statistics
- * unchanged; a failed world step leaves, for some entity k, the entities before k as the whole
- * step leaves them and those after k unchanged; a step that did not fail gives the naive step's
- * bits. LeakSanitizer reports whatever an error path does not free. */
-static _Noreturn void starved(const char *what, size_t n, int frame, unsigned k, const char *call,
-                              col_status st, const char *why) {
-  fprintf(stderr,
-          "fuzz sim: %s, %zu objects, frame %d, allocation %u of %s failing: status %d, %s\n", what,
-          n, frame, k, call, (int)st, why);
-  fz_fail();
-}
-
-static void balls_starved(const col_balls *before, const col_balls *after, col_broadphase alg,
-                          uint64_t pick, int frame) {
-  const size_t n = before->count, bytes = n * sizeof(float);
-  unsigned k = (unsigned)(pick >> 8 & 15);
-  col_balls b;
-  unsigned char mark[sizeof b];
-  memset(&b, 0xa5, sizeof b), memcpy(mark, &b, sizeof b);
-  fz_fail_allocation((long)k);
-  col_status st = col_balls_create(n, before->width, before->height, &b);
-  bool failed = fz_allocation_failed();
-  if (st == COL_ERR_MEMORY ? !failed || memcmp(&b, mark, sizeof b) != 0 : st != COL_OK)
-    starved("balls", n, frame, k, "col_balls_create", st,
-            "expected COL_OK, or COL_ERR_MEMORY with *out untouched");
-  if (st != COL_OK && col_balls_create(n, before->width, before->height, &b) != COL_OK) abort();
-  float *const dst[5] = {b.x, b.y, b.vx, b.vy, b.radius};
-  const float *const src[5] = {before->x, before->y, before->vx, before->vy, before->radius};
-  for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], bytes);
-  col_sim_stats stats = STATS_BEFORE;
-  k = (unsigned)(pick >> 12 & 15);
-  fz_fail_allocation((long)k);
-  st = col_balls_step(&b, COL_SIM_BROADPHASE, alg, &stats);
-  failed = fz_allocation_failed();
-  const col_balls *want = st == COL_ERR_MEMORY ? before : after;
-  if (st == COL_ERR_MEMORY ? !failed || memcmp(&stats, &STATS_BEFORE, sizeof stats) != 0
-                           : st != COL_OK)
-    starved("balls", n, frame, k, "col_balls_step", st,
-            "expected COL_OK, or COL_ERR_MEMORY with the statistics unchanged");
-  if (memcmp(b.x, want->x, bytes) || memcmp(b.y, want->y, bytes) || memcmp(b.vx, want->vx, bytes) ||
-      memcmp(b.vy, want->vy, bytes))
-    starved("balls", n, frame, k, "col_balls_step", st,
-            st == COL_OK ? "the balls differ from the naive step"
-                         : "the balls changed (sims.h: unchanged)");
-  col_balls_destroy(&b);
-}
-
-static bool same_entity(const col_world *a, const col_world *b, size_t i) {
-  return memcmp(&a->box[i], &b->box[i], sizeof a->box[i]) == 0 &&
-         memcmp(&a->velocity[i], &b->velocity[i], sizeof a->velocity[i]) == 0;
-}
-
-static void world_starved(const col_world *before, const col_world *after, col_broadphase alg,
-                          uint64_t pick, int frame) {
-  const size_t n = before->count;
-  unsigned k = (unsigned)(pick >> 8 & 15);
-  col_world w;
-  unsigned char mark[sizeof w];
-  memset(&w, 0xa5, sizeof w), memcpy(mark, &w, sizeof w);
-  fz_fail_allocation((long)k);
-  col_status st = col_world_create(n, before->gravity, &w);
-  bool failed = fz_allocation_failed();
-  if (st == COL_ERR_MEMORY ? !failed || memcmp(&w, mark, sizeof w) != 0 : st != COL_OK)
-    starved("world", n, frame, k, "col_world_create", st,
-            "expected COL_OK, or COL_ERR_MEMORY with *out untouched");
-  if (st != COL_OK && col_world_create(n, before->gravity, &w) != COL_OK) abort();
-  memcpy(w.box, before->box, n * sizeof *w.box);
-  memcpy(w.velocity, before->velocity, n * sizeof *w.velocity);
-  memcpy(w.weight, before->weight, n * sizeof *w.weight);
-  k = (unsigned)(pick >> 12 & 15);
-  fz_fail_allocation((long)k);
-  st = col_world_step(&w, 0.5f, COL_SIM_BROADPHASE, alg, NULL);
-  failed = fz_allocation_failed();
-  if (st == COL_ERR_MEMORY ? !failed : st != COL_OK)
-    starved("world", n, frame, k, "col_world_step", st, "expected COL_OK or COL_ERR_MEMORY");
-  size_t first = 0; /* the first entity the whole step does not give its bits: k of sims.h */
-  while (first < n && same_entity(&w, after, first)) first++;
-  if (st == COL_OK && first < n)
-    starved("world", n, frame, k, "col_world_step", st, "the world differs from the naive step");
-  for (size_t i = first + 1; i < n; i++)
-    if (!same_entity(&w, before, i))
-      starved("world", n, frame, k, "col_world_step", st,
-              "an entity after the one whose turn failed changed (sims.h: unchanged)");
-  col_world_destroy(&w);
 }
 
 static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size,
@@ -277,7 +184,7 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     col_sim_stats naive = STATS_BEFORE;
     if (col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &naive) != COL_OK) abort();
     if (frame == starve_frame) {
-      balls_starved(&before, &ref, picked[pick >> 20 & 1], pick, frame);
+      fs_balls_starved(&before, &ref, picked[pick >> 20 & 1], pick, frame);
       col_balls_destroy(&before);
     }
     const uint64_t contacts = balls_oracle(&own), every_pair = (uint64_t)n * (n - 1) / 2;
@@ -351,10 +258,10 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     col_sim_stats naive = STATS_BEFORE;
     if (col_world_step(&ref, 0.5f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &naive) != COL_OK) abort();
     if (frame == starve_frame) {
-      world_starved(&before, &ref, picked[pick >> 20 & 1], pick, frame);
+      fs_world_starved(&before, &ref, picked[pick >> 20 & 1], pick, frame);
       col_world_destroy(&before);
     }
-    const uint64_t contacts = world_oracle(&own, 0.5f), every_pair = (uint64_t)n * (n - 1);
+    const uint64_t contacts = fs_world_oracle(&own, 0.5f, NULL), every_pair = (uint64_t)n * (n - 1);
     if (!same_floats((const float *)ref.box, (const float *)own.box, 4 * n) ||
         !same_floats((const float *)ref.velocity, (const float *)own.velocity, 2 * n)) {
       fprintf(stderr,

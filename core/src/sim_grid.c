@@ -109,7 +109,8 @@ void col__grid_validate(const col__box_grid *g, const col__grid_boxes *boxes) {
   if (cells > g->cell_capacity) grid_fail("more cells than cell heads allocated", cells);
   if (g->nodes > g->node_capacity) grid_fail("more nodes than allocated", g->nodes);
   if (g->big_count > g->big_capacity) grid_fail("more big boxes than allocated", g->big_count);
-  if (!(g->inv_cell > 0)) grid_fail("cell size not positive", 0);
+  /* 0 for infinite cells (one cell holds everything) */
+  if (!(g->inv_cell >= 0)) grid_fail("cell size negative or NaN", 0);
   size_t reached = 0;
   float b[4];
   for (size_t c = 0; c < cells; c++) {
