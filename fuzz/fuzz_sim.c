@@ -161,26 +161,18 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
   col_balls bp[runs];
   for (size_t k = 0; k < runs; k++) {
     if (col_balls_create(n, ref.width, ref.height, &bp[k]) != COL_OK) abort();
-    float *const dst[5] = {bp[k].x, bp[k].y, bp[k].vx, bp[k].vy, bp[k].radius};
-    const float *const src[5] = {ref.x, ref.y, ref.vx, ref.vy, ref.radius};
-    for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], n * sizeof(float));
+    fs_balls_copy(&bp[k], &ref);
   }
   col_balls own;
   if (col_balls_create(n, ref.width, ref.height, &own) != COL_OK) abort();
-  {
-    float *const dst[5] = {own.x, own.y, own.vx, own.vy, own.radius};
-    const float *const src[5] = {ref.x, ref.y, ref.vx, ref.vy, ref.radius};
-    for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], n * sizeof(float));
-  }
+  fs_balls_copy(&own, &ref);
   const int starve_frame = (pick & 3) == 0 ? (int)((pick >> 16) % (unsigned)frames) : -1;
   for (int frame = 0; frame < frames; frame++) {
     fz_select(names[0]);
     col_balls before = {0};
     if (frame == starve_frame) {
       if (col_balls_create(n, ref.width, ref.height, &before) != COL_OK) abort();
-      float *const dst[5] = {before.x, before.y, before.vx, before.vy, before.radius};
-      const float *const src[5] = {ref.x, ref.y, ref.vx, ref.vy, ref.radius};
-      for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], n * sizeof(float));
+      fs_balls_copy(&before, &ref);
     }
     col_sim_stats naive = STATS_BEFORE;
     if (col_balls_step(&ref, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &naive) != COL_OK) abort();
@@ -238,23 +230,17 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
   col_world bp[runs];
   for (size_t k = 0; k < runs; k++) {
     if (col_world_create(n, ref.gravity, &bp[k]) != COL_OK) abort();
-    memcpy(bp[k].box, ref.box, n * sizeof *ref.box);
-    memcpy(bp[k].velocity, ref.velocity, n * sizeof *ref.velocity);
-    memcpy(bp[k].weight, ref.weight, n * sizeof *ref.weight);
+    fs_world_copy(&bp[k], &ref);
   }
   col_world own;
   if (col_world_create(n, ref.gravity, &own) != COL_OK) abort();
-  memcpy(own.box, ref.box, n * sizeof *ref.box);
-  memcpy(own.velocity, ref.velocity, n * sizeof *ref.velocity);
-  memcpy(own.weight, ref.weight, n * sizeof *ref.weight);
+  fs_world_copy(&own, &ref);
   const int starve_frame = (pick & 3) == 0 ? (int)((pick >> 16) % (unsigned)frames) : -1;
   for (int frame = 0; frame < frames; frame++) {
     col_world before = {0};
     if (frame == starve_frame) {
       if (col_world_create(n, ref.gravity, &before) != COL_OK) abort();
-      memcpy(before.box, ref.box, n * sizeof *ref.box);
-      memcpy(before.velocity, ref.velocity, n * sizeof *ref.velocity);
-      memcpy(before.weight, ref.weight, n * sizeof *ref.weight);
+      fs_world_copy(&before, &ref);
     }
     col_sim_stats naive = STATS_BEFORE;
     if (col_world_step(&ref, 0.5f, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &naive) != COL_OK) abort();

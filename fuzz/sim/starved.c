@@ -27,12 +27,6 @@ static _Noreturn void starved(const char *what, size_t n, int frame, unsigned k,
   fz_fail();
 }
 
-static void balls_copy(col_balls *b, const col_balls *from) {
-  float *const dst[5] = {b->x, b->y, b->vx, b->vy, b->radius};
-  const float *const src[5] = {from->x, from->y, from->vx, from->vy, from->radius};
-  for (int f = 0; f < 5; f++) memcpy(dst[f], src[f], from->count * sizeof(float));
-}
-
 void fs_balls_starved(const col_balls *before, const col_balls *after, col_broadphase alg,
                       uint64_t pick, int frame) {
   const size_t n = before->count, bytes = n * sizeof(float);
@@ -50,7 +44,7 @@ void fs_balls_starved(const col_balls *before, const col_balls *after, col_broad
   failed = true;
   for (k = 0; failed && k < MAX_STARVED; k++) {
     if (col_balls_create(n, before->width, before->height, &b) != COL_OK) abort();
-    balls_copy(&b, before);
+    fs_balls_copy(&b, before);
     col_sim_stats stats = STATS_BEFORE;
     fz_fail_allocation((long)k);
     st = col_balls_step(&b, COL_SIM_BROADPHASE, alg, &stats);
@@ -72,12 +66,6 @@ void fs_balls_starved(const col_balls *before, const col_balls *after, col_broad
 static bool same_entity(const col_world *a, const col_world *b, size_t i) {
   return memcmp(&a->box[i], &b->box[i], sizeof a->box[i]) == 0 &&
          memcmp(&a->velocity[i], &b->velocity[i], sizeof a->velocity[i]) == 0;
-}
-
-static void world_copy(col_world *w, const col_world *from) {
-  memcpy(w->box, from->box, from->count * sizeof *w->box);
-  memcpy(w->velocity, from->velocity, from->count * sizeof *w->velocity);
-  memcpy(w->weight, from->weight, from->count * sizeof *w->weight);
 }
 
 /* The statistics of a world step that failed part way: entity k is at most `first` (the
@@ -127,13 +115,13 @@ void fs_world_starved(const col_world *before, const col_world *after, col_broad
   uint64_t *per_entity = fz_alloc(n * sizeof *per_entity);
   memset(per_entity, 0, n * sizeof *per_entity);
   if (col_world_create(n, before->gravity, &w) != COL_OK) abort();
-  world_copy(&w, before);
+  fs_world_copy(&w, before);
   fs_world_oracle(&w, 0.5f, per_entity);
   col_world_destroy(&w);
   failed = true;
   for (k = 0; failed && k < MAX_STARVED; k++) {
     if (col_world_create(n, before->gravity, &w) != COL_OK) abort();
-    world_copy(&w, before);
+    fs_world_copy(&w, before);
     col_sim_stats stats = STATS_BEFORE;
     fz_fail_allocation((long)k);
     st = col_world_step(&w, 0.5f, COL_SIM_BROADPHASE, alg, &stats);
