@@ -5,6 +5,9 @@
  * that apply (OK exactly when none does), and on an error leave every output untouched (they
  * start as canaries) and read nothing (arrays are allocated to exactly what they hold, which
  * may be less than a count that is being refused, so a read past them is an ASan report).
+ * Calls that allocate once their arguments pass are also made with an allocation failing (a
+ * byte after their arguments asks for it; args.h), against the header's state for
+ * COL_ERR_MEMORY.
  * Input: an operation byte, then the operation's argument bytes (see each operation in args/);
  * the broadphase operation's NULL-flags byte also picks the per-frame cache (bit 6) and a NULL
  * cache (bit 7). */

@@ -2,14 +2,15 @@
  * min x, the single-pair rule; brute force, which runs up to BRUTE_MAX boxes below, checks it
  * in turn), as sorted pair lists: each algorithm on scalar, those that run the backend's kernels
  * also on one more backend picked by the input; the bipartite sweep and prune across a cut of
- * the set; then the incremental cache over three frames.
+ * the set; then the incremental cache over three frames (and a scene made to starve the tree
+ * cache's rebuild and deep queries: broadphase/starved.c).
  * Input: flags byte (bit 0: 3D; bit 1: the open touch rule; bits 2-7 pick the backend), n as
  * two bytes (0..1023 when the second byte's top four bits are set, else 0..127; its bits 2-3
  * shape the set: see below), then boxes of 4
  * (2D) or 6 (3D) floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the
  * remaining boxes come from a generator seeded by the input length: small boxes in a 1000-wide
  * world. */
-#include "fuzz_common.h"
+#include "broadphase/starved.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -332,6 +333,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * input's length too, on scalar or the input's backend (by its length again; scalar when
    * that one is emulated, whose kernels the runs above cover at a tenth of the speed). */
   const bool listed = (size & 2) != 0;
+  if (starve && (pick >> 20 & 15) == 0) fb_cache_deep(pick >> 24); /* one input in 64 */
   uint32_t *list = fz_alloc((boxes.count / 8 + boxes.count / 13 + 2) * sizeof(uint32_t));
   col_broadphase_cache *cache = NULL;
   if (starve && (pick >> 11 & 1)) { /* *cache is set on success only */

@@ -38,6 +38,8 @@ bugs=(
   "tree-wrong-parent@core/src/broadphase/tree.c@broadphase@s/  t->nodes\[leaf\].parent = parent;/  t->nodes[leaf].parent = old_parent;/@the tree's insertion links the new leaf to its grandparent (pairs stay right until a later removal follows the link)"
   "cache-alloc-unchecked@core/src/broadphase/cache_sap.c@broadphase@s/ || !c->sap_work ||/ ||/@the cache's kept sweep and prune does not check one of its allocations (a failing one is used instead of returning COL_ERR_MEMORY)"
   "sim-stats-reset@core/src/sim.c@sim@s/col_sim_stats \*st = stats != NULL ? stats : \&ignored;/&\n  if (stats != NULL) *stats = ignored;/@the balls' step resets the caller's statistics instead of adding to them"
+  "sim-balls-half-stepped@core/src/sim.c@sim@s/  if (status != COL_OK) return status;/  if (status != COL_OK) return balls_move(b), status;/@a balls step whose allocation fails leaves the balls moved (sims.h: unchanged)"
+  "sim-world-moves-on@core/src/sim_world.c@sim@s/^  return status;/  for (size_t j = 0; status != COL_OK \&\& j < n; j++) world_advance(w, j, dt);\n&/@a world step whose allocation fails moves every entity once more (sims.h: those after the failed turn unchanged)"
   "mask-out-before-alloc@core/src/mask.c@mask@s/st = mask_alloc(s.width, s.height, s.x, s.y, \&m);/st = mask_alloc(s.width, s.height, s.x, s.y, out), m = *out;/@a mask from a sprite written to *out before its allocation (pixels.h: *out untouched on COL_ERR_MEMORY)"
   "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"
 )

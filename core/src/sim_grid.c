@@ -1,5 +1,6 @@
 /* The world step's uniform grid of boxes (see sim_grid.h). */
 #include "sim_grid.h"
+#include "validate.h"
 
 #include <stdlib.h>
 
@@ -89,6 +90,55 @@ col_status col__grid_query(const col__box_grid *g, float x0, float y0, float x1,
       }
   return COL_OK;
 }
+
+#ifdef COL_VALIDATE
+static _Noreturn void grid_fail(const char *invariant, size_t index) {
+  col__validate_fail("simulation grid", invariant, index);
+}
+
+static uint64_t covered_by(span s) { return (uint64_t)(s.cx1 - s.cx0 + 1) * (s.cy1 - s.cy0 + 1); }
+
+/* Nodes are only appended and link to the cell's previous head, so a list runs to older
+ * nodes: a link to a node not older than its own is a cycle or a stray. The lists must reach
+ * as many nodes as are stored (a node in two lists, or in none, changes the count unless both
+ * happen at once). O(cells + nodes
+ * + big boxes), no memory of its own. */
+void col__grid_validate(const col__box_grid *g, const col__grid_boxes *boxes) {
+  if (g->width == 0 || g->height == 0) grid_fail("grid with no cell", 0);
+  const size_t cells = (size_t)g->width * g->height;
+  if (cells > g->cell_capacity) grid_fail("more cells than cell heads allocated", cells);
+  if (g->nodes > g->node_capacity) grid_fail("more nodes than allocated", g->nodes);
+  if (g->big_count > g->big_capacity) grid_fail("more big boxes than allocated", g->big_count);
+  /* 0 for infinite cells (one cell holds everything) */
+  if (!(g->inv_cell >= 0)) grid_fail("cell size negative or NaN", 0);
+  size_t reached = 0;
+  float b[4];
+  for (size_t c = 0; c < cells; c++) {
+    const uint32_t cx = (uint32_t)(c % g->width), cy = (uint32_t)(c / g->width);
+    if (g->head[c] < -1 || g->head[c] >= (int64_t)g->nodes) grid_fail("cell head out of range", c);
+    int64_t newer = (int64_t)g->nodes;
+    for (int32_t k = g->head[c]; k >= 0; k = g->node[k].next) {
+      if (k >= newer) grid_fail("cell list links to a node not older than the last", c);
+      newer = k;
+      if (++reached > g->nodes) grid_fail("more nodes in the cell lists than stored", (size_t)k);
+      const uint32_t id = g->node[k].id;
+      if (id >= boxes->ids) grid_fail("node id out of range", (size_t)k);
+      boxes->box(boxes->ctx, id, b);
+      const span s = span_of(g, b[0], b[1], b[2], b[3]);
+      if (cx < s.cx0 || cx > s.cx1 || cy < s.cy0 || cy > s.cy1)
+        grid_fail("node in a cell its box does not cover", (size_t)k);
+      if (covered_by(s) > COL__GRID_BIG) grid_fail("big box stored in cell lists", (size_t)k);
+    }
+  }
+  if (reached != g->nodes) grid_fail("fewer nodes in the cell lists than stored", reached);
+  for (size_t k = 0; k < g->big_count; k++) {
+    if (g->big[k] >= boxes->ids) grid_fail("big box id out of range", k);
+    boxes->box(boxes->ctx, g->big[k], b);
+    if (covered_by(span_of(g, b[0], b[1], b[2], b[3])) <= COL__GRID_BIG)
+      grid_fail("small box in the big list", k);
+  }
+}
+#endif
 
 void col__grid_free(col__box_grid *g) {
   free(g->head), free(g->node), free(g->big);

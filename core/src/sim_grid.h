@@ -46,4 +46,18 @@ col_status col__grid_query(const col__box_grid *g, float x0, float y0, float x1,
 
 void col__grid_free(col__box_grid *g);
 
+#ifdef COL_VALIDATE
+/* Box `id` as its grid user stored it (the grid keeps ids only). */
+typedef struct col__grid_boxes {
+  void (*box)(const void *ctx, uint32_t id, float out[4]); /* x0, y0, x1, y1 */
+  const void *ctx;
+  size_t ids; /* every stored id is below this */
+} col__grid_boxes;
+
+/* The grid's rules (sim_grid.c), checked by its users after every change: counts within their
+ * arrays, cell lists acyclic, every node in exactly one cell's list, each node's box covering
+ * its cell and at most COL__GRID_BIG cells, each big box more. Aborts naming the broken rule. */
+void col__grid_validate(const col__box_grid *g, const col__grid_boxes *boxes);
+#endif
+
 #endif

@@ -7,6 +7,7 @@
  * many turn wild. */
 #include "mtd_ref.h"
 #include "sim_internal.h"
+#include "validate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,19 @@ static void world_naive(col_world *w, float dt, col_sim_stats *st) {
       if (j != i) world_resolve(w, i, j, st);
   }
 }
+
+#ifdef COL_VALIDATE
+/* The boxes the grids hold: the grown ones (first grid) and the wild entities' final ones. */
+static void grown_box(const void *ctx, uint32_t id, float out[4]) {
+  const struct col__sim_scratch *s = ctx;
+  for (int k = 0; k < 4; k++) out[k] = s->box[k][id];
+}
+
+static void final_box(const void *ctx, uint32_t id, float out[4]) {
+  const col_aabb2 b = ((const col_aabb2 *)ctx)[id];
+  out[0] = b.min.x, out[1] = b.min.y, out[2] = b.max.x, out[3] = b.max.y;
+}
+#endif
 
 /* Both grids over the grown boxes' extent, cells about one entity's share of it each (at
  * least the mean grown box); the grown boxes in the first, the second empty. Built when the
@@ -213,7 +227,14 @@ static col_status world_broadphase(col_world *w, float dt, col_broadphase algori
      * whose box meets i's box as it is now. i's box changes only when a test hits, so after a
      * miss the list stands; after a hit it is looked up again. */
     st->fallbacks++;
-    if (!s->grids_ready) status = world_grids(s, n);
+    if (!s->grids_ready) {
+      status = world_grids(s, n);
+      if (status == COL_OK) {
+        COL_VALIDATE_CALL(col__grid_validate(&s->grown_grid, &(col__grid_boxes){grown_box, s, n}));
+        COL_VALIDATE_CALL(
+            col__grid_validate(&s->wild_grid, &(col__grid_boxes){final_box, w->box, n}));
+      }
+    }
     s->wild_flag[i] = 1;
     s->wild[s->wild_count++] = i;
     for (bool hit = true; hit && status == COL_OK;) {
@@ -229,6 +250,9 @@ static col_status world_broadphase(col_world *w, float dt, col_broadphase algori
     if (status == COL_OK) {
       const col_aabb2 b = w->box[i];
       status = col__grid_insert(&s->wild_grid, i, b.min.x, b.min.y, b.max.x, b.max.y);
+      if (status == COL_OK)
+        COL_VALIDATE_CALL(
+            col__grid_validate(&s->wild_grid, &(col__grid_boxes){final_box, w->box, n}));
     }
   }
   return status;

@@ -4,6 +4,7 @@
 #include "args.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t fa_count(fz_reader *r) {
@@ -58,6 +59,43 @@ void fa_judge(const char *op, col_status got, unsigned applies, bool outputs_kep
   fputc('\n', stderr);
   if (ok) fprintf(stderr, "fuzz args: %s wrote an output on error\n", op);
   fz_fail();
+}
+
+uint8_t fa_starve(fz_reader *r) { return fz_u8(r); }
+
+/* -1 disarms, and clears what an earlier failure left to report. */
+void fa_arm(uint8_t starve) { fz_fail_allocation(starve & 0x80 ? starve & 0x3f : -1); }
+
+void fa_judge_starved(const char *op, col_status got, unsigned applies, bool outputs_kept,
+                      bool memory_state) {
+  if (!fz_allocation_failed()) {
+    fa_judge(op, got, applies, outputs_kept);
+    return;
+  }
+  const bool refused = got < 0 && got > -32 && (applies & (1u << -got)) != 0 && outputs_kept;
+  if ((got == COL_ERR_MEMORY && memory_state) || refused) return;
+  fprintf(stderr,
+          "fuzz args: %s with an allocation failing returned %d (%s)%s; expected COL_ERR_MEMORY "
+          "with the outputs as the header states, or a documented error with them untouched\n",
+          op, got, col_status_string(got),
+          got == COL_ERR_MEMORY ? ", the outputs not as the header states" : "");
+  fz_fail();
+}
+
+void fa_push_starved(col_pairs *out, uint32_t a, uint32_t b) {
+  const col_pairs before = *out;
+  fz_fail_allocation(0);
+  const col_status st = col_pairs_push(out, a, b);
+  const bool failed = fz_allocation_failed();
+  if (st != COL_ERR_MEMORY || !failed || memcmp(out, &before, sizeof before) != 0) {
+    fprintf(stderr,
+            "fuzz args: col_pairs_push with its allocation failing returned %d, allocation %s, "
+            "list %s (backends.h: COL_ERR_MEMORY, the list unchanged)\n",
+            (int)st, failed ? "failed" : "not made",
+            memcmp(out, &before, sizeof before) == 0 ? "unchanged" : "changed");
+    fz_fail();
+  }
+  if (col_pairs_push(out, a, b) != COL_OK) abort();
 }
 
 bool fa_fits(size_t count) { return count <= MAX_ALLOC; }

@@ -29,6 +29,22 @@ bool fa_untouched(const void *p, size_t bytes);
 /* The status against the set of documented errors that apply; outputs untouched on error
  * (`outputs_kept`). Aborts with a report otherwise. */
 void fa_judge(const char *op, col_status got, unsigned applies, bool outputs_kept);
+/* Allocation failure in the calls that allocate once their arguments pass (broadphases, cache,
+ * bipartite, simulations, the pair list): a byte read after the operation's arguments; bit 7
+ * asks for the failure of the call's allocation number bits 0-5 (fa_arm); bit 6 that of the
+ * pair list's first push (fa_push_starved; broadphase operations) or of the step's allocation
+ * (simulations, whose bit 7 starves the create). Exhausted input arms nothing. */
+uint8_t fa_starve(fz_reader *r);
+/* Arms the failure a starve byte asks for, right before the call. */
+void fa_arm(uint8_t starve);
+/* fa_judge for a call made with a failure armed: when an allocation did fail, COL_ERR_MEMORY
+ * with the header's state for it (`memory_state`), or a documented error that applies with the
+ * outputs kept (a call refused before it allocated) is expected; otherwise as fa_judge. */
+void fa_judge_starved(const char *op, col_status got, unsigned applies, bool outputs_kept,
+                      bool memory_state);
+/* col_pairs_push into an empty list with its allocation failing: COL_ERR_MEMORY and the list
+ * unchanged (backends.h); then the push again, which must succeed. */
+void fa_push_starved(col_pairs *out, uint32_t a, uint32_t b);
 /* Whether a valid call with this count fits the arrays allocated (else it is skipped: the
  * other targets cover valid calls). */
 bool fa_fits(size_t count);

@@ -24,7 +24,6 @@ void fa_broadphase(fz_reader *r) {
   const bool boxes_null = fz_u8(r) == 0xEE, out_null = fz_u8(r) == 0xEE;
   const col_boxes boxes = {dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, n};
   col_pairs out = {0};
-  col_pairs_push(&out, 7, 9);
   col_broadphase_info info = {0};
   /* Bit 6: the per-frame cache instead (its algorithm is set apart; bit 7: a NULL cache). */
   const bool cached = nulls & 0x40, cache_null = cached && (nulls & 0x80);
@@ -50,11 +49,17 @@ void fa_broadphase(fz_reader *r) {
   if (listed && !list_null)
     for (size_t q = 0; q < list_count; q++)
       if (list[q] >= n) applies |= ERR(COL_ERR_SIZE);
+  const uint8_t starve = fa_starve(r);
+  if (starve & 0x40)
+    fa_push_starved(&out, 7, 9);
+  else
+    col_pairs_push(&out, 7, 9);
   if (applies != 0 || fa_fits(n)) {
     col_status st;
+    col_broadphase_cache *cache = NULL;
     if (cached) {
-      col_broadphase_cache *cache = NULL;
       if (col_broadphase_cache_create(&cache) != COL_OK) abort();
+      fa_arm(starve);
       if (listed)
         st = col_broadphase_cache_update_moved(
             cache_null ? NULL : cache, boxes_null ? NULL : &boxes, list_null ? NULL : list,
@@ -62,15 +67,18 @@ void fa_broadphase(fz_reader *r) {
       else
         st = col_broadphase_cache_update(cache_null ? NULL : cache, boxes_null ? NULL : &boxes,
                                          (col_touch)touch, out_null ? NULL : &out, NULL);
-      col_broadphase_cache_destroy(cache);
     } else {
+      fa_arm(starve);
       st = col_broadphase_pairs((col_broadphase)algorithm, boxes_null ? NULL : &boxes,
                                 (col_touch)touch, out_null ? NULL : &out, NULL);
     }
-    fa_judge(listed   ? "col_broadphase_cache_update_moved"
-             : cached ? "col_broadphase_cache_update"
-                      : "col_broadphase_pairs",
-             st, applies, out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9);
+    /* broadphase.h: COL_ERR_MEMORY empties the list (and resets the cache) */
+    fa_judge_starved(listed   ? "col_broadphase_cache_update_moved"
+                     : cached ? "col_broadphase_cache_update"
+                              : "col_broadphase_pairs",
+                     st, applies, out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9,
+                     out.count == 0);
+    col_broadphase_cache_destroy(cache);
   }
   col_pairs_free(&out);
   for (int k = 0; k < 6; k++) free(v[k]);
@@ -107,13 +115,18 @@ void fa_bipartite(fz_reader *r) {
   if (set[0].dims != set[1].dims) applies |= ERR(COL_ERR_SIZE);
   if (!fa_valid01(touch)) applies |= ERR(COL_ERR_ARGUMENT);
   col_pairs out = {0};
-  col_pairs_push(&out, 7, 9);
+  const uint8_t starve = fa_starve(r);
+  if (starve & 0x40)
+    fa_push_starved(&out, 7, 9);
+  else
+    col_pairs_push(&out, 7, 9);
   if (applies != 0 || all_fit) {
+    fa_arm(starve);
     const col_status st = col_broadphase_bipartite((nulls[0] & 0xC0) == 0xC0 ? NULL : &set[0],
                                                    (nulls[1] & 0xC0) == 0xC0 ? NULL : &set[1],
                                                    (col_touch)touch, out_null ? NULL : &out, NULL);
-    fa_judge("col_broadphase_bipartite", st, applies,
-             out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9);
+    fa_judge_starved("col_broadphase_bipartite", st, applies,
+                     out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9, out.count == 0);
   }
   col_pairs_free(&out);
   for (int s = 0; s < 2; s++)

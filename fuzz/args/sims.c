@@ -28,6 +28,23 @@ void fa_sims(fz_reader *r) {
     return;
   }
   if (!fa_fits(n)) return;
+  /* The valid create and the step with an allocation failing (sims.h: the create's *out
+   * untouched; the balls unchanged, the world's entities after the failed turn unchanged: with
+   * only vertical motion and no contact here, x stays in both). */
+  const uint8_t starve = fa_starve(r);
+  if (starve & 0x80) {
+    unsigned char
+        mark[sizeof(col_world) > sizeof(col_balls) ? sizeof(col_world) : sizeof(col_balls)];
+    memset(&w, CANARY, sizeof w), memset(&b, CANARY, sizeof b), memset(mark, CANARY, sizeof mark);
+    fa_arm(starve);
+    const col_status st = world ? col_world_create(n, (col_vec2){0, 0.25f}, &w)
+                                : col_balls_create(n, width, height, &b);
+    const bool kept =
+        memcmp(world ? (void *)&w : (void *)&b, mark, world ? sizeof w : sizeof b) == 0;
+    fa_judge_starved(world ? "col_world_create" : "col_balls_create", st, 0, kept, kept);
+    if (st == COL_OK && world) col_world_destroy(&w);
+    if (st == COL_OK && !world) col_balls_destroy(&b);
+  }
   const col_status made = world ? col_world_create(n, (col_vec2){0, 0.25f}, &w)
                                 : col_balls_create(n, width, height, &b);
   if (made != COL_OK) abort();
@@ -51,13 +68,14 @@ void fa_sims(fz_reader *r) {
   if ((pairing != COL_SIM_NAIVE && pairing != COL_SIM_BROADPHASE) || algorithm < 0 ||
       (size_t)algorithm >= col_broadphase_count())
     applies |= ERR(COL_ERR_ARGUMENT);
+  fa_arm((uint8_t)(starve << 1 & 0x80) | (starve & 0x3f));
   const col_status st =
       world ? col_world_step(&ws, 1, (col_sim_pairs)pairing, (col_broadphase)algorithm, NULL)
             : col_balls_step(&bs, (col_sim_pairs)pairing, (col_broadphase)algorithm, NULL);
   bool kept = true;
   for (size_t i = 0; i < n; i++)
     kept = kept && (world ? w.box[i].min.x == (float)i : b.x[i] == (float)i);
-  fa_judge(world ? "col_world_step" : "col_balls_step", st, applies, kept);
+  fa_judge_starved(world ? "col_world_step" : "col_balls_step", st, applies, kept, kept);
   if (world)
     col_world_destroy(&w);
   else

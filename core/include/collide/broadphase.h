@@ -96,8 +96,8 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
 /* Bipartite sweep and prune: every pair (a, b) with box a of set `first` overlapping box b of
  * set `second` (a indexes first, b indexes second; the two sets are independent, so a < b does
  * not apply), exactly the pairs an all-against-all test finds. Both sets must have the same
- * dims. Boxes with NaN never pair. Errors as col_broadphase_pairs (COL_ERR_SIZE also when the
- * dims differ). */
+ * dims. Boxes with NaN never pair. Errors as col_broadphase_pairs (COL_ERR_MEMORY: out then
+ * empty; COL_ERR_SIZE also when the dims differ). */
 col_status col_broadphase_bipartite(const col_boxes *first, const col_boxes *second,
                                     col_touch touch, col_pairs *out, col_broadphase_stats *stats);
 
@@ -125,8 +125,9 @@ col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
                                               col_broadphase algorithm);
 void col_broadphase_cache_destroy(col_broadphase_cache *cache);
 /* The pairs of this frame's `boxes` into `out`; stats count the exact box tests of this
- * update (not the tree traversal). Errors as col_broadphase_pairs; after an error the cache
- * is reset and the next update rebuilds. */
+ * update (not the tree traversal). Errors as col_broadphase_pairs; after an error (COL_ERR_MEMORY
+ * included, whichever frame or rebuild it strikes) `out` is empty, the cache is reset and the
+ * next update rebuilds. */
 col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
                                        col_touch touch, col_pairs *out,
                                        col_broadphase_stats *stats);

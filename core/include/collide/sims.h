@@ -80,8 +80,9 @@ void col_world_destroy(col_world *world);
  * candidate pairs could not be had, but an allocation can also fail part way, on the turn of
  * some entity k (once an entity turns wild): entities before k then hold what the whole step
  * gives them, entities after k are unchanged, entity k has moved and been pushed by some of
- * its partners, and `stats` counts the tests made so far. Call destroy, or step again (the
- * frame is then not the naive step's). */
+ * its partners, and `stats` has been added what the turns made so far counted (the collisions
+ * of the entities before k and some of k's, their tests, any fallback; nothing is reset).
+ * Call destroy, or step again (the frame is then not the naive step's). */
 col_status col_world_step(col_world *world, float dt, col_sim_pairs pairing,
                           col_broadphase algorithm, col_sim_stats *stats);
 

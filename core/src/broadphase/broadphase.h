@@ -51,6 +51,22 @@ col_status col__bp_reserve(col__bp *bp, size_t extra);
 /* Appends (a, b) as given (bipartite pairs index two different sets). */
 col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b);
 
+#ifdef COL_VALIDATE
+/* A quadtree node as its check sees it (quadtree.c): items[0, n) are the node's boxes, the
+ * `stay` straddling ones first, then count[k] boxes of child k in order; `above` boxes are held
+ * by the nodes above. Aborts naming the broken rule; the unit tests hand it wrong nodes. */
+typedef struct col__qt_node {
+  const col_aabb3 *norm; /* normalized boxes, by box index */
+  const uint32_t *items;
+  size_t n, stay;
+  const size_t *count; /* 8 entries (4 used in 2D) */
+  col_aabb3 cell;
+  unsigned dims;
+  size_t box_count, above;
+} col__qt_node;
+void col__quadtree_validate(const col__qt_node *node, uint32_t *scratch);
+#endif
+
 /* Box i as a 3D box (z = 0..0 for 2D sets), and whether any of its coordinates is NaN
  * (inline: every algorithm calls them per box). */
 static inline col_aabb3 col__bp_box(const col_boxes *boxes, size_t i) {

@@ -6,6 +6,7 @@
  * real one's overlaps); the exact rule decides. Boxes with NaN never pair; infinite ones stay at
  * the root. */
 #include "broadphase.h"
+#include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,13 +48,58 @@ static int child_of(col_aabb3 b, col_vec3 centre, unsigned dims) {
   return k;
 }
 
+static col_vec3 centre_of(col_aabb3 cell) {
+  return (col_vec3){0.5f * cell.min.x + 0.5f * cell.max.x, 0.5f * cell.min.y + 0.5f * cell.max.y,
+                    0.5f * cell.min.z + 0.5f * cell.max.z};
+}
+
+#ifdef COL_VALIDATE
+static _Noreturn void qt_fail(const char *invariant, size_t index) {
+  col__validate_fail("quadtree", invariant, index);
+}
+
+static int by_index(const void *a, const void *b) {
+  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* One node right after its partition: the parts' sizes add up, every item is a box index
+ * held once, the staying boxes straddle or touch a centre line, and each child's boxes lie
+ * strictly inside that child's side of every centre line (what makes sibling cells unable to
+ * pair). Boxes above and in the node never outnumber the boxes. Sorts a copy in `scratch`
+ * (n entries, free at this point of visit) to find a repeated item: no memory of its own. */
+void col__quadtree_validate(const col__qt_node *node, uint32_t *scratch) {
+  const size_t n = node->n;
+  const unsigned children = node->dims == 3 ? 8 : 4;
+  size_t parts = node->stay;
+  for (unsigned k = 0; k < children; k++) parts += node->count[k];
+  if (parts != n) qt_fail("partition sizes do not add up to the node's boxes", parts);
+  if (n > node->box_count || node->above > node->box_count - n)
+    qt_fail("more boxes above and in the node than boxes", node->above);
+  const col_vec3 centre = centre_of(node->cell);
+  size_t first = node->stay;
+  unsigned child = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t item = node->items[i];
+    if (item >= node->box_count) qt_fail("box index out of range", i);
+    while (i >= node->stay && child < children && i >= first + node->count[child])
+      first += node->count[child++];
+    const int k = child_of(node->norm[item], centre, node->dims);
+    if (i < node->stay && k >= 0) qt_fail("staying box lies inside one child cell", i);
+    if (i >= node->stay && k != (int)child) qt_fail("box not strictly inside its child cell", i);
+    scratch[i] = item;
+  }
+  qsort(scratch, n, sizeof *scratch, by_index);
+  for (size_t i = 1; i < n; i++)
+    if (scratch[i] == scratch[i - 1]) qt_fail("box held twice in the node", scratch[i]);
+}
+#endif
+
 /* Tests the node's own items against each other and against the ancestors' items, then
  * recurses into the children with the node's items added to the ancestors. items[0, n) is
  * reordered in place. */
 static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, int depth) {
-  const col_vec3 centre = {0.5f * cell.min.x + 0.5f * cell.max.x,
-                           0.5f * cell.min.y + 0.5f * cell.max.y,
-                           0.5f * cell.min.z + 0.5f * cell.max.z};
+  const col_vec3 centre = centre_of(cell);
   const unsigned children = q->dims == 3 ? 8 : 4;
   size_t count[8] = {0}, stay = 0;
   const bool split = n > LEAF_SIZE && depth < MAX_DEPTH;
@@ -75,6 +121,10 @@ static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, int de
       q->scratch[k < 0 ? s++ : at[k]++] = items[i];
     }
     for (size_t i = 0; i < n; i++) items[i] = q->scratch[i];
+    COL_VALIDATE_CALL(
+        col__quadtree_validate(&(col__qt_node){q->norm, items, n, stay, count, cell, q->dims,
+                                               q->bp->boxes->count, q->depth_items},
+                               q->scratch));
   } else {
     stay = n;
   }
