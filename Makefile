@@ -25,7 +25,7 @@ PYTHON ?= /usr/bin/python3
 # -fPIC: the static library can be linked into a user's shared library; without
 # -fno-semantic-interposition gcc would stop inlining the library's own exported functions.
 PIC_FLAGS ?= -fPIC -fno-semantic-interposition
-REQUIRED_FLAGS := -std=c11 -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/include -Icore/src \
+REQUIRED_FLAGS := -std=c11 -pthread -ffp-contract=off -fno-fast-math $(PIC_FLAGS) -Icore/include -Icore/src \
   -I$(O)/gen
 # Every float operation rounds to float: gcc's C11 mode on s390x evaluates float arithmetic in
 # double (FLT_EVAL_METHOD 1, glibc's float_t there), so the scalar reference rounded once per
@@ -98,7 +98,7 @@ SONAME := libcollide.so.$(SOVERSION)
 SHLIB := $(O)/libcollide.so.$(VERSION)
 TESTBIN := $(O)/collide-tests
 
-CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c)
+CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c core/src/parallel/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 
 # SIMD backends: each ISA file is built natively with its own flags only (on its own
@@ -188,7 +188,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
-.PHONY: all lib test tsan check user-check check-user peer-check check-env replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+.PHONY: all lib test tsan check user-check check-user peer-check check-env tasks-example replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-repro fuzz-failure-check \
   fuzz-merge fuzz-mutants fuzz-cfl-check seeds report soak soak-selftest clean distclean format install uninstall install-check \
   help

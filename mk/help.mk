@@ -12,8 +12,9 @@ Targets
                  peer engines' pair sets and one pass of every benchmark; brief fuzzing;
                  user-check; install-check
   check          the unit suite in O on every backend (COLLIDE_BACKEND: one), then the peer
-                 engines' pair sets, the refused COLLIDE_BACKEND, the corpus replay and one
-                 pass of every benchmark (parts: peer-check, check-env, replay, bench-smoke)
+                 engines' pair sets, the refused COLLIDE_BACKEND, the corpus replay, the
+                 engine-style task system example and one pass of every benchmark (parts:
+                 peer-check, check-env, tasks-example, replay, bench-smoke)
   user-check     user kernels through the harness under ASan+UBSan, with brief fuzzing:
                  USER_KERNELS, or the shipped examples/user-kernels/ when it is empty
   tsan           the parallel unit tests and the broadphase corpus under ThreadSanitizer

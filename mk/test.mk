@@ -13,8 +13,16 @@ check: $(TESTBIN)
 	done
 	@$(MAKE) --no-print-directory peer-check O=$(O)
 	@$(MAKE) --no-print-directory check-env O=$(O)
+	@$(MAKE) --no-print-directory tasks-example O=$(O)
 	@$(MAKE) --no-print-directory replay O=$(O)
 	@$(MAKE) --no-print-directory bench-smoke O=$(O)
+
+# The README's parallel example: an engine-style job system handed to collide, built against
+# the library of O and run (it checks its pairs against the sequential call's).
+$(O)/engine_tasks: examples/tasks/engine_tasks.c $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $< $(LIB) -lm -o $@
+tasks-example: $(O)/engine_tasks
+	@$(O)/engine_tasks
 
 # The shim's own check: every gbench.h call, verified in the JSON it writes.
 $(O)/gbench-check: $(O)/obj/bench/check/gbench_check.o $(O)/obj/bench/gbench.o

@@ -125,7 +125,7 @@ done
 
 # 3. The static library inside a shared one.
 logged "$out/whole.log" "$cc" -shared -o "$out/libwhole.so" -Wl,--whole-archive \
-  "$lib/libcollide.a" -Wl,--no-whole-archive -lm
+  "$lib/libcollide.a" -Wl,--no-whole-archive -pthread -lm
 
 # 4. Uninstall: a file of someone else's in the same folders stays; nothing of collide's does.
 echo other > "$prefix/include/other.h"

@@ -14,6 +14,7 @@ typedef struct col__bp {
   const col__backend *backend;
   col_pairs *out;
   col_broadphase_stats stats;
+  const col_parallel *par; /* non-NULL: sweep and prune sweeps its cells as tasks (sap_par.c) */
 } col__bp;
 
 /* Records that `bytes` of working memory are held at once (keeps the peak). */
@@ -29,6 +30,19 @@ col_status col__bp_check(const col_boxes *boxes, col_touch touch);
  * A slot's pointer stays valid until the next call for the same slot. */
 #define COL__BP_WORK_SLOTS 5
 void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes);
+
+/* One task of a parallel sweep: its own pair list (with its own working memory), the cells
+ * [from, to) it sweeps, its result, and where its pairs go in the joined list. */
+typedef struct col__bp_task {
+  col_pairs list;
+  int from, to;
+  col_status status;
+  col_broadphase_stats stats;
+  size_t offset;
+} col__bp_task;
+/* `n` task records kept in the pair list's working memory (their lists kept between calls,
+ * other fields undefined); NULL when out of memory. */
+col__bp_task *col__bp_tasks(col__bp *bp, size_t n);
 
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
@@ -208,6 +222,16 @@ size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__sur
  * memory is kept in the pair list (COL_ERR_MEMORY). */
 col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
                              size_t m, uint32_t *idx);
+/* Cells [from, to) of dealt boxes swept into bp's list, in cell order, with the cell arrays in
+ * work slot 1 of bp's list (sap.c); `idx` has room for d->widest indices. */
+col_status col__sap_sweep_cells(col__bp *bp, const col__sap_dealt *d, int from, int to,
+                                uint32_t *idx);
+/* The same for every cell, split into tasks run on bp->par's task system and joined in cell
+ * order (sap_par.c): the sequential call's pairs in its order. */
+col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx);
+/* The task system a col_parallel names (its own, or the built-in pool's): COL_ERR_TASKS when
+ * the built-in pool cannot be created. */
+col_status col__par_tasks(const col_parallel *par, col_task_system *out);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);

@@ -8,7 +8,8 @@
 #include "broadphase.h"
 
 struct col_broadphase_cache {
-  col_broadphase algorithm; /* TREE or SAP */
+  col_broadphase algorithm;     /* TREE or SAP */
+  const col_parallel *parallel; /* the caller's, for whole SAP frames (NULL: one thread) */
   /* SAP: the usable boxes sorted on min x (sap_m of them): their indices, keys and a copy of
    * their coordinates (min and max per axis, each array n + COL_SAP_PAD long), and a second
    * set of the three that a frame's merge writes into before the two sets swap. */

@@ -33,6 +33,8 @@ void col_pairs_init(col_pairs *pairs) {
 struct col_pairs_work {
   void *block[COL__BP_WORK_SLOTS];
   size_t bytes[COL__BP_WORK_SLOTS];
+  col__bp_task *task; /* a parallel sweep's tasks, each list with its own working memory */
+  size_t tasks;
 };
 
 void col_pairs_free(col_pairs *pairs) {
@@ -43,6 +45,10 @@ void col_pairs_free(col_pairs *pairs) {
       COL__UNPOISON(pairs->work->block[k], pairs->work->bytes[k]);
       free(pairs->work->block[k]);
     }
+  if (pairs->work != NULL) {
+    for (size_t t = 0; t < pairs->work->tasks; t++) col_pairs_free(&pairs->work->task[t].list);
+    free(pairs->work->task);
+  }
   free(pairs->work);
   *pairs = (col_pairs){NULL, 0, 0, NULL};
 }
@@ -65,6 +71,20 @@ void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes) {
   COL__UNPOISON(w->block[slot], bytes);
   COL__POISON((char *)w->block[slot] + bytes, w->bytes[slot] - bytes);
   return w->block[slot];
+}
+
+col__bp_task *col__bp_tasks(col__bp *bp, size_t n) {
+  col_pairs *out = bp->out;
+  if (out->work == NULL && (out->work = calloc(1, sizeof *out->work)) == NULL) return NULL;
+  struct col_pairs_work *w = out->work;
+  if (w->tasks < n) {
+    /* Grown in place: the lists already there keep their memory. */
+    col__bp_task *task = realloc(w->task, n * sizeof *task);
+    if (task == NULL) return NULL;
+    memset(task + w->tasks, 0, (n - w->tasks) * sizeof *task);
+    w->task = task, w->tasks = n;
+  }
+  return w->task;
 }
 
 static int by_pair(const void *x, const void *y) {
@@ -215,7 +235,7 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
   const col_broadphase_info *info = info_of(k);
   if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
     return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, NULL};
   col_status st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

@@ -8,10 +8,9 @@
  * alone, so a run holds only boxes that share a cell. The SIMD backends sweep a whole cell per
  * call (col__backend.sap_sweep); the others call their sap_run once per run. Working memory
  * is kept in the pair list (col__bp_work), so repeated calls do not allocate. This file is the
- * top of the stack: it calls the survey, the sort and the deal, never the other way round. */
+ * top of the stack: it calls the survey, the sort, the deal and the cell sweeps (sap_cells.c,
+ * or their split into tasks, sap_par.c), never the other way round. */
 #include "broadphase.h"
-
-#include <string.h>
 
 bool col__bp_avx2_passes(const col__bp *bp) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -39,92 +38,12 @@ col_status col__bp_sap(col__bp *bp) {
   return col__bp_sap_sweep(bp, &sv, avx2, order, m, idx);
 }
 
-/* One cell's places as the arrays its sweep reads, field by field (backends without a
- * vector transpose). */
-static void unpack_fields(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
-                          float *const min[3], float *const max[3], uint32_t *id, uint32_t *tag) {
-  for (size_t p = 0; p < n; p++) {
-    id[p] = (uint32_t)slot[p], tag[p] = (uint32_t)(slot[p] >> 32);
-    const col__sap_rec *b = &rec[id[p]];
-    min[0][p] = b->box[0], min[1][p] = b->box[1];
-    max[0][p] = b->box[2], max[1][p] = b->box[3];
-    if (dims == 3) {
-      memcpy(&min[2][p], &b->rest[0], sizeof(float));
-      memcpy(&max[2][p], &b->rest[1], sizeof(float));
-    }
-  }
-}
-
-/* A cell's runs, each pair kept by the tags written straight into the pair list: the
- * backend's whole-cell sweep when it has one, otherwise its sap_run per run. */
-static col_status sweep_cell(col__bp *bp, const col__sap_cell *cell, uint32_t *idx) {
-  col_pairs *out = bp->out;
-  const col__backend *be = bp->backend;
-  if (be->sap_sweep != NULL) {
-    size_t r = 0, j = 0;
-    while (r + 1 < cell->count) {
-      /* Room for a good part of the cell at once: each shortfall is one more call. */
-      const col_status st = col__bp_reserve(bp, COL__SAP_ROOM + cell->count);
-      if (st != COL_OK) return st;
-      const size_t got = be->sap_sweep(cell, bp->touch, &r, &j, out->data + out->count,
-                                       out->capacity - out->count, &bp->stats.tests);
-      out->count += got, bp->stats.pairs += got;
-    }
-    return COL_OK;
-  }
-  for (size_t r = 0; r + 1 < cell->count; r++) {
-    size_t tested;
-    const size_t hits = be->k.sap_run(&cell->view, r, bp->touch, idx, &tested);
-    bp->stats.tests += tested;
-    if (hits == 0) continue;
-    const col_status st = col__bp_reserve(bp, hits);
-    if (st != COL_OK) return st;
-    const uint32_t a = cell->id[r], need = 3u & ~cell->tag[r];
-    col_pair *dst = out->data + out->count;
-    size_t kept = 0;
-    for (size_t k = 0; k < hits; k++) {
-      const uint32_t b = cell->id[idx[k]];
-      dst[kept] = a < b ? (col_pair){a, b} : (col_pair){b, a};
-      kept += (cell->tag[idx[k]] & need) == need;
-    }
-    out->count += kept, bp->stats.pairs += kept;
-  }
-  return COL_OK;
-}
-
 col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
                              size_t m, uint32_t *idx) {
   col__sap_dealt d;
-  col_status st = col__sap_deal(bp, sv, avx2, order, m, &d);
+  const col_status st = col__sap_deal(bp, sv, avx2, order, m, &d);
   if (st != COL_OK) return st;
-  /* One cell's arrays at a time (slot 1: the cell spans are spent), so they stay in the
-   * first-level cache: min and max per axis, id, tag. */
-  const unsigned dims = bp->boxes->dims;
-  const size_t array_bytes = col__sap_array_bytes(d.widest);
-  uint8_t *mem = col__bp_work(bp, 1, col__sap_cell_bytes(dims, d.widest));
-  if (mem == NULL) return COL_ERR_MEMORY;
-  float *min[3] = {NULL, NULL, NULL}, *max[3] = {NULL, NULL, NULL};
-  for (unsigned a = 0; a < dims; a++) {
-    min[a] = (float *)(void *)(mem + (2 * a) * array_bytes);
-    max[a] = (float *)(void *)(mem + (2 * a + 1) * array_bytes);
-  }
-  uint32_t *id = (uint32_t *)(void *)(mem + 2 * dims * array_bytes);
-  uint32_t *tag = (uint32_t *)(void *)(mem + (2 * dims + 1) * array_bytes);
-  const col__backend *be = bp->backend;
-  const col__sap_unpack_fn unpack = be->sap_unpack != NULL ? be->sap_unpack : unpack_fields;
-  for (int c = 0; c < d.cells; c++) {
-    if (d.count[c] < 2) continue;
-    unpack(d.rec, d.slot + d.base[c], d.base[c + 1] - d.base[c], dims, min, max, id, tag);
-    /* Hits rare so far (under one test in six): a block without one skips the pair writer;
-     * the branch costs more than it saves when blocks often hit. */
-    const bool sparse = bp->stats.pairs * 6 < bp->stats.tests + 6;
-    col__sap_cell cell = {{{min[0], min[1], min[2]}, {max[0], max[1], max[2]}, dims, d.x_lower},
-                          id,
-                          tag,
-                          d.count[c],
-                          sparse};
-    st = sweep_cell(bp, &cell, idx);
-    if (st != COL_OK) return st;
-  }
-  return COL_OK;
+  /* A parallel call sweeps ranges of cells as tasks (sap_par.c); one cell is swept here. */
+  if (bp->par != NULL && d.cells > 1) return col__sap_par_cells(bp, &d, idx);
+  return col__sap_sweep_cells(bp, &d, 0, d.cells, idx);
 }

@@ -1,0 +1,48 @@
+/* The parallel broadphase's entry points. col_broadphase_pairs_parallel: the checks of
+ * col_broadphase_pairs, the task system chosen (the caller's, or the built-in pool), and
+ * sweep and prune run with it; inputs that have nothing to split, and task systems of one
+ * worker, take the sequential call itself. col_broadphase_cache_set_parallel: the cache keeps
+ * the caller's struct and hands it to the whole frames' sweeps (cache_sap.c). */
+#include "cache.h"
+
+col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch,
+                                         const col_parallel *parallel, col_pairs *out,
+                                         col_broadphase_stats *stats) {
+  static const col_parallel builtin = {NULL, 0, false};
+  if (out == NULL) return COL_ERR_NULL;
+  col_status st = col__bp_check(boxes, touch);
+  if (st != COL_OK) return st;
+  const col_parallel *par = parallel != NULL ? parallel : &builtin;
+  if (par->tasks != NULL && par->tasks->run == NULL) return COL_ERR_NULL;
+  /* Under 256 boxes the sequential call sweeps one cell: nothing to split. */
+  if (boxes->count < 256) return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
+  col_task_system ts;
+  if (col__par_tasks(par, &ts) != COL_OK) {
+    if (par->allow_sequential_fallback)
+      return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
+    out->count = 0;
+    return COL_ERR_TASKS;
+  }
+  /* One worker: the sequential call itself, at its cost. */
+  if (ts.workers <= 1) return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, par};
+  st = col__backend_active(&bp.backend);
+  if (st != COL_OK) return st;
+  out->count = 0;
+  st = col__bp_sap(&bp);
+  if (st != COL_OK) {
+    out->count = 0;
+    return st;
+  }
+  if (stats != NULL) *stats = bp.stats;
+  return COL_OK;
+}
+
+col_status col_broadphase_cache_set_parallel(col_broadphase_cache *cache,
+                                             const col_parallel *parallel) {
+  if (cache == NULL) return COL_ERR_NULL;
+  if (parallel != NULL && parallel->tasks != NULL && parallel->tasks->run == NULL)
+    return COL_ERR_NULL;
+  cache->parallel = parallel;
+  return COL_OK;
+}

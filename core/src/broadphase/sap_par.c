@@ -1,0 +1,132 @@
+/* Sweep and prune's cells on a task system (for col_broadphase_pairs_parallel, parallel.c, and
+ * the cache's whole frames): the survey, the sort on min x and the deal into cells run as in the
+ * sequential call; the cells, independent once dealt, are swept as tasks. Each task sweeps a range
+ * of whole cells, in cell order, into a pair list of its own (kept in the caller's pair list
+ * between calls, with the task's cell arrays), so no task writes where another does and no
+ * lock is taken. The lists are then joined: a prefix sum over their counts gives each task's
+ * place in the caller's list, and each task copies its pairs there. Cell ranges in order,
+ * cells in order within a range: the joined list is the sequential call's, pair for pair,
+ * whatever the number of tasks or the order they run in. */
+#include "broadphase.h"
+
+#include "../parallel/parallel.h"
+#include "../validate.h"
+
+#include <string.h>
+
+/* Tasks per worker: ranges of cells are uneven (a crowded cell costs many sparse ones), so a
+ * worker that finishes early takes another range. */
+#define TASKS_PER_WORKER 4
+#define MAX_TASKS        4096
+
+col_status col__par_tasks(const col_parallel *par, col_task_system *out) {
+  if (par->tasks != NULL) {
+    *out = *par->tasks;
+    return COL_OK;
+  }
+  return col__thread_pool_builtin(par->threads, out) == COL_OK ? COL_OK : COL_ERR_TASKS;
+}
+
+typedef struct job {
+  const col__bp *bp;
+  const col__sap_dealt *d;
+  col__bp_task *task;
+  col_pair *joined; /* the caller's list at the first place of the joined pairs */
+} job;
+
+static void sweep_task(void *context, uint32_t t) {
+  const job *j = context;
+  col__bp_task *task = &j->task[t];
+  col__bp bp = {j->bp->boxes, j->bp->touch, j->bp->backend, &task->list, {0, 0, 0}, NULL};
+  task->list.count = 0;
+  /* A run's hits are offsets within its cell: room for the widest cell. */
+  const size_t idx_bytes = (j->d->widest + 64) * sizeof(uint32_t);
+  uint32_t *idx = col__bp_work(&bp, 0, idx_bytes);
+  task->status =
+      idx != NULL ? col__sap_sweep_cells(&bp, j->d, task->from, task->to, idx) : COL_ERR_MEMORY;
+  col__bp_scratch(&bp, idx_bytes + col__sap_cell_bytes(bp.boxes->dims, j->d->widest) +
+                           task->list.capacity * sizeof(col_pair));
+  task->stats = bp.stats;
+}
+
+static void copy_task(void *context, uint32_t t) {
+  const job *j = context;
+  const col__bp_task *task = &j->task[t];
+  if (task->list.count)
+    memcpy(j->joined + task->offset, task->list.data, task->list.count * sizeof(col_pair));
+}
+
+/* Splits the cells into ranges of about equal box counts (a cell's sweep costs about its
+ * boxes times its run length; the count is the part known before sweeping). */
+static size_t split(const col__sap_dealt *d, col__bp_task *task, size_t tasks) {
+  size_t total = 0;
+  for (int c = 0; c < d->cells; c++) total += d->count[c];
+  size_t made = 0, acc = 0;
+  int from = 0;
+  for (int c = 0; c < d->cells; c++) {
+    acc += d->count[c];
+    if (acc * tasks >= total * (made + 1) || c + 1 == d->cells) {
+      task[made].from = from, task[made].to = c + 1;
+      from = c + 1, made++;
+    }
+  }
+  return made;
+}
+
+#ifdef COL_VALIDATE
+/* The ranges cover every cell once, in order; the offsets place the lists end to end. */
+static void validate_join(const col__sap_dealt *d, const col__bp_task *task, size_t n,
+                          size_t total) {
+  int next = 0;
+  size_t at = 0;
+  for (size_t t = 0; t < n; t++) {
+    if (task[t].from != next || task[t].to <= task[t].from)
+      col__validate_fail("parallel sweep", "cell ranges not contiguous", t);
+    if (task[t].offset != at) col__validate_fail("parallel sweep", "list offset", t);
+    next = task[t].to, at += task[t].list.count;
+  }
+  if (next != d->cells) col__validate_fail("parallel sweep", "cells left out", (size_t)next);
+  if (at != total) col__validate_fail("parallel sweep", "joined count", at);
+}
+#endif
+
+/* Runs fn over the tasks: on the task system, or on this thread when it fails and the call
+ * allows it. */
+static bool run(const col_task_system *ts, bool fallback, col_task_fn *fn, job *j, size_t n) {
+  if (ts->run(ts->user, fn, j, (uint32_t)n)) return true;
+  if (!fallback) return false;
+  for (size_t t = 0; t < n; t++) fn(j, (uint32_t)t);
+  return true;
+}
+
+col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx) {
+  const bool fallback = bp->par->allow_sequential_fallback;
+  col_task_system ts;
+  if (col__par_tasks(bp->par, &ts) != COL_OK)
+    return fallback ? col__sap_sweep_cells(bp, d, 0, d->cells, idx) : COL_ERR_TASKS;
+  if (ts.workers <= 1) return col__sap_sweep_cells(bp, d, 0, d->cells, idx);
+  size_t n = (size_t)ts.workers * TASKS_PER_WORKER;
+  if (n > MAX_TASKS) n = MAX_TASKS;
+  if (n > (size_t)d->cells) n = (size_t)d->cells;
+  col__bp_task *task = col__bp_tasks(bp, n);
+  if (task == NULL) return COL_ERR_MEMORY;
+  n = split(d, task, n);
+  job j = {bp, d, task, NULL};
+  if (!run(&ts, fallback, sweep_task, &j, n)) return COL_ERR_TASKS;
+  size_t total = 0, scratch = n * sizeof *task;
+  for (size_t t = 0; t < n; t++) {
+    if (task[t].status != COL_OK) return task[t].status;
+    task[t].offset = total;
+    total += task[t].list.count;
+    bp->stats.tests += task[t].stats.tests, bp->stats.pairs += task[t].stats.pairs;
+    scratch += task[t].stats.scratch_bytes;
+  }
+  COL_VALIDATE_CALL(validate_join(d, task, n, total));
+  const col_status st = col__bp_reserve(bp, total);
+  if (st != COL_OK) return st;
+  j.joined = bp->out->data + bp->out->count;
+  if (!run(&ts, fallback, copy_task, &j, n)) return COL_ERR_TASKS;
+  bp->out->count += total;
+  bp->stats.scratch_bytes += scratch;
+  return COL_OK;
+}

@@ -1,0 +1,191 @@
+/* collide's own thread pool (col_thread_pool) and the process's built-in one: POSIX threads
+ * started once and reused. Between calls the workers sleep on a condition variable, so an idle
+ * pool costs no CPU. A call publishes its job under the lock and bumps a generation number;
+ * every worker, and the calling thread itself, then claims task indices from one atomic
+ * counter until none is left, so the tasks spread over whoever is awake first and no thread
+ * waits for a fixed share. The caller returns once every worker has left the job, so the job's
+ * memory (on the caller's stack) is never read after the call. Calls from several threads are
+ * serialized by a second mutex: one job runs at a time. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "parallel.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_THREADS 1024u
+
+struct col_thread_pool {
+  uint32_t threads; /* the calling thread included */
+  uint32_t started; /* workers running (threads - 1 once created) */
+  pthread_t *ids;
+  pthread_mutex_t serial; /* one job at a time */
+  pthread_mutex_t lock;   /* the job fields below */
+  pthread_cond_t wake;    /* workers: a new generation, or stop */
+  pthread_cond_t idle;    /* the caller: the last worker left the job */
+  uint64_t generation;
+  bool stop;
+  uint32_t inside; /* workers that have not yet left the current job */
+  col_task_fn *fn;
+  void *context;
+  uint32_t count;
+  atomic_uint next; /* the next unclaimed task index */
+};
+
+/* Runs the current job's tasks until none is left (workers and caller alike). */
+static void drain(col_thread_pool *p, col_task_fn *fn, void *context, uint32_t count) {
+  for (;;) {
+    const unsigned i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+    if (i >= count) return;
+    fn(context, i);
+  }
+}
+
+static void *worker(void *arg) {
+  col_thread_pool *p = arg;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&p->lock);
+  for (;;) {
+    while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->lock);
+    if (p->stop) break;
+    seen = p->generation;
+    col_task_fn *fn = p->fn;
+    void *context = p->context;
+    const uint32_t count = p->count;
+    pthread_mutex_unlock(&p->lock);
+    drain(p, fn, context, count);
+    pthread_mutex_lock(&p->lock);
+    if (--p->inside == 0) pthread_cond_signal(&p->idle);
+  }
+  pthread_mutex_unlock(&p->lock);
+  return NULL;
+}
+
+static bool pool_run(void *user, col_task_fn *fn, void *context, uint32_t count) {
+  col_thread_pool *p = user;
+  if (p == NULL || fn == NULL) return false;
+  if (count == 0) return true;
+  if (p->started == 0 || count == 1) {
+    for (uint32_t i = 0; i < count; i++) fn(context, i);
+    return true;
+  }
+  pthread_mutex_lock(&p->serial);
+  pthread_mutex_lock(&p->lock);
+  p->fn = fn, p->context = context, p->count = count;
+  atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+  p->inside = p->started;
+  p->generation++;
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->lock);
+  drain(p, fn, context, count);
+  pthread_mutex_lock(&p->lock);
+  while (p->inside > 0) pthread_cond_wait(&p->idle, &p->lock);
+  pthread_mutex_unlock(&p->lock);
+  pthread_mutex_unlock(&p->serial);
+  return true;
+}
+
+/* COLLIDE_THREADS: a plain decimal 1..1024 (no sign, no spaces, no suffix). */
+static col_status threads_from_env(uint32_t *threads) {
+  const char *s = getenv("COLLIDE_THREADS");
+  if (s == NULL) return COL_ERR_SIZE; /* not set: the caller counts the CPUs */
+  uint32_t v = 0;
+  if (*s == '\0') return COL_ERR_ARGUMENT;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return COL_ERR_ARGUMENT;
+    v = v * 10 + (uint32_t)(*s - '0');
+    if (v > MAX_THREADS) return COL_ERR_ARGUMENT;
+  }
+  if (v == 0) return COL_ERR_ARGUMENT;
+  *threads = v;
+  return COL_OK;
+}
+
+static uint32_t online_cpus(void) {
+  const long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (uint32_t)n;
+}
+
+static void stop_workers(col_thread_pool *p) {
+  pthread_mutex_lock(&p->lock);
+  p->stop = true;
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->lock);
+  for (uint32_t k = 0; k < p->started; k++) pthread_join(p->ids[k], NULL);
+}
+
+static void release(col_thread_pool *p) {
+  pthread_cond_destroy(&p->idle);
+  pthread_cond_destroy(&p->wake);
+  pthread_mutex_destroy(&p->lock);
+  pthread_mutex_destroy(&p->serial);
+  free(p->ids);
+  free(p);
+}
+
+col_status col_thread_pool_create(uint32_t threads, col_thread_pool **pool) {
+  if (pool == NULL) return COL_ERR_NULL;
+  if (threads > MAX_THREADS) return COL_ERR_SIZE;
+  if (threads == 0) {
+    const col_status st = threads_from_env(&threads);
+    if (st == COL_ERR_ARGUMENT) return st;
+    if (st != COL_OK) threads = online_cpus();
+  }
+  col_thread_pool *p = calloc(1, sizeof *p);
+  if (p == NULL) return COL_ERR_MEMORY;
+  p->threads = threads;
+  p->ids = calloc(threads, sizeof *p->ids);
+  if (p->ids == NULL) {
+    free(p);
+    return COL_ERR_MEMORY;
+  }
+  pthread_mutex_init(&p->serial, NULL);
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_cond_init(&p->wake, NULL);
+  pthread_cond_init(&p->idle, NULL);
+  atomic_init(&p->next, 0);
+  for (uint32_t k = 0; k + 1 < threads; k++) {
+    if (pthread_create(&p->ids[k], NULL, worker, p) != 0) {
+      stop_workers(p);
+      release(p);
+      return COL_ERR_TASKS;
+    }
+    p->started++;
+  }
+  *pool = p;
+  return COL_OK;
+}
+
+void col_thread_pool_destroy(col_thread_pool *pool) {
+  if (pool == NULL) return;
+  stop_workers(pool);
+  release(pool);
+}
+
+col_task_system col_thread_pool_tasks(col_thread_pool *pool) {
+  return (col_task_system){pool_run, pool, pool != NULL ? pool->threads : 0};
+}
+
+/* The built-in pool: created by the first call that needs it, with that call's size; a
+ * failed creation is not remembered, so a later call tries again. Never destroyed (its
+ * threads sleep). The pointer is read without the lock once set. */
+static pthread_mutex_t builtin_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(col_thread_pool *) builtin;
+
+col_status col__thread_pool_builtin(uint32_t threads, col_task_system *out) {
+  col_thread_pool *p = atomic_load_explicit(&builtin, memory_order_acquire);
+  col_status st = COL_OK;
+  if (p == NULL) {
+    pthread_mutex_lock(&builtin_lock);
+    p = atomic_load_explicit(&builtin, memory_order_relaxed);
+    if (p == NULL && (st = col_thread_pool_create(threads, &p)) == COL_OK)
+      atomic_store_explicit(&builtin, p, memory_order_release);
+    pthread_mutex_unlock(&builtin_lock);
+  }
+  if (st == COL_OK) *out = col_thread_pool_tasks(p);
+  return st;
+}

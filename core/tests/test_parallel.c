@@ -1,0 +1,272 @@
+/* The parallel sweep and prune (collide/parallel.h): the same pairs in the same order as the
+ * sequential col_broadphase_pairs(COL_BROADPHASE_SAP, ...), with the same test and pair
+ * counts, whatever the number of tasks and the order they run in: on collide's own pool, the
+ * built-in one, and task systems here that run the tasks on the calling thread backward or
+ * shuffled. Also the errors (a failing task system, the fallback, NULLs), the cache's whole
+ * frames on a task system, and the COLLIDE_THREADS rules. */
+#define _POSIX_C_SOURCE 200809L
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "broadphase_sets.h"
+
+/* Task systems on the calling thread: backward, shuffled, failing. They count the calls and
+ * the largest task count asked for, so a test can tell that the work was really split. */
+typedef struct test_tasks {
+  int mode; /* 0 backward, 1 shuffled, 2 fails */
+  uint64_t rng;
+  uint32_t most;
+  unsigned calls;
+} test_tasks;
+
+static bool run_test_tasks(void *user, col_task_fn *fn, void *context, uint32_t count) {
+  test_tasks *t = user;
+  t->calls++;
+  if (count > t->most) t->most = count;
+  if (t->mode == 2) return false;
+  uint32_t *order = malloc((count ? count : 1) * sizeof *order);
+  cr_assert_not_null(order);
+  for (uint32_t i = 0; i < count; i++) order[i] = count - 1 - i;
+  if (t->mode == 1)
+    for (uint32_t i = count; i > 1; i--) {
+      const uint32_t k = rand_below(&t->rng, i), x = order[i - 1];
+      order[i - 1] = order[k], order[k] = x;
+    }
+  for (uint32_t i = 0; i < count; i++) fn(context, order[i]);
+  free(order);
+  return true;
+}
+
+enum par_scene { UNIFORM, CLUSTERED, ALL_EQUAL, WITH_NAN, INVERTED, HUGE, PAR_SCENES };
+static const char *const par_names[] = {"uniform", "clustered", "all-equal",
+                                        "nan",     "inverted",  "huge"};
+
+static void par_fill(box_set *s, enum par_scene scene, uint64_t *rng) {
+  for (size_t i = 0; i < s->n; i++)
+    for (int k = 0; k < 3; k++) {
+      float lo = (float)rand_below(rng, 40000) * 0.05f, size = (float)rand_below(rng, 40) * 0.1f;
+      if (scene == CLUSTERED) /* a few dense heaps: cells of very different fill */
+        lo = (float)(rand_below(rng, 4) * 700) + (float)rand_below(rng, 2000) * 0.01f;
+      if (scene == ALL_EQUAL) lo = 3, size = 2;
+      if (scene == HUGE && rand_below(rng, 50) == 0) lo = -1e30f, size = 2e30f;
+      s->v[k][i] = lo, s->v[3 + k][i] = lo + size;
+      if (scene == INVERTED && rand_below(rng, 20) == 0) s->v[3 + k][i] = lo - size - 1;
+    }
+  if (scene == WITH_NAN)
+    for (size_t i = 0; i < s->n; i += 17) s->v[rand_below(rng, 6)][i] = NAN;
+}
+
+static void expect_same(const col_pairs *got, const col_pairs *want, const col_broadphase_stats *gs,
+                        const col_broadphase_stats *ws, const char *what) {
+  cr_assert_eq(got->count, want->count, "%s: %zu pairs, sequential %zu", what, got->count,
+               want->count);
+  for (size_t k = 0; k < got->count; k++)
+    cr_assert(got->data[k].a == want->data[k].a && got->data[k].b == want->data[k].b,
+              "%s: pair %zu is (%u, %u), sequential (%u, %u)", what, k, got->data[k].a,
+              got->data[k].b, want->data[k].a, want->data[k].b);
+  cr_assert_eq(gs->tests, ws->tests, "%s: tests", what);
+  cr_assert_eq(gs->pairs, ws->pairs, "%s: pairs counted", what);
+}
+
+/* Every scene, 2D and 3D, both touch rules, against every task system given. */
+static void compare_all(const col_parallel *par, const char *name, test_tasks *counted) {
+  uint64_t rng = 0x5eed;
+  col_pairs want = {0}, got = {0};
+  for (unsigned dims = 2; dims <= 3; dims++)
+    for (int scene = 0; scene < PAR_SCENES; scene++)
+      for (int touch = 0; touch < 2; touch++) {
+        box_set s = set_make(dims == 2 ? 3000 : 2000, dims);
+        par_fill(&s, (enum par_scene)scene, &rng);
+        const col_touch t = touch ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
+        col_broadphase_stats ws, gs;
+        cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
+        if (counted) counted->most = 0;
+        cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, t, par, &got, &gs), COL_OK);
+        char what[96];
+        snprintf(what, sizeof what, "%s, %uD %s touch %d", name, dims, par_names[scene], touch);
+        expect_same(&got, &want, &gs, &ws, what);
+        if (counted && scene == UNIFORM && par->tasks->workers > 1)
+          cr_assert_gt(counted->most, 1, "%s: not split", what);
+        set_free(&s);
+      }
+  col_pairs_free(&want);
+  col_pairs_free(&got);
+}
+
+Test(parallel, same_pairs_and_order_on_calling_thread) {
+  const uint32_t workers[] = {1, 2, 3, 7};
+  for (int mode = 0; mode < 2; mode++)
+    for (size_t w = 0; w < 4; w++) {
+      test_tasks tt = {mode, 99 + w, 0, 0};
+      const col_task_system ts = {run_test_tasks, &tt, workers[w]};
+      const col_parallel par = {&ts, 0, false};
+      char name[48];
+      snprintf(name, sizeof name, "%s, %u workers", mode ? "shuffled" : "backward", workers[w]);
+      compare_all(&par, name, &tt);
+      if (workers[w] == 1) cr_assert_eq(tt.calls, 0, "one worker: the sequential call");
+    }
+}
+
+Test(parallel, same_pairs_and_order_on_pools) {
+  const uint32_t threads[] = {1, 2, 3, 7};
+  for (size_t k = 0; k < 4; k++) {
+    col_thread_pool *pool = NULL;
+    cr_assert_eq(col_thread_pool_create(threads[k], &pool), COL_OK);
+    const col_task_system ts = col_thread_pool_tasks(pool);
+    cr_assert_eq(ts.workers, threads[k]);
+    const col_parallel par = {&ts, 0, false};
+    char name[32];
+    snprintf(name, sizeof name, "pool of %u", threads[k]);
+    compare_all(&par, name, NULL);
+    col_thread_pool_destroy(pool);
+  }
+  const col_parallel builtin = {NULL, 3, false};
+  compare_all(&builtin, "built-in pool", NULL);
+  compare_all(NULL, "built-in pool (NULL)", NULL);
+}
+
+Test(parallel, errors_and_fallback) {
+  uint64_t rng = 7;
+  box_set s = set_make(3000, 2);
+  par_fill(&s, UNIFORM, &rng);
+  test_tasks fails = {2, 0, 0, 0};
+  const col_task_system ts = {run_test_tasks, &fails, 4};
+  col_parallel par = {&ts, 0, false};
+  col_pairs out = {0}, want = {0};
+  col_broadphase_stats ws, gs;
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, COL_TOUCH_OVERLAPS, &want, &ws),
+               COL_OK);
+  cr_assert_gt(want.count, 0);
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
+               COL_OK);
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &out, NULL),
+               COL_ERR_TASKS);
+  cr_assert_eq(out.count, 0, "a failed call leaves the list empty");
+  cr_assert_gt(fails.calls, 0);
+  par.allow_sequential_fallback = true;
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &out, &gs),
+               COL_OK);
+  expect_same(&out, &want, &gs, &ws, "fallback");
+  /* NULLs and bad arguments: as col_broadphase_pairs, checked first. */
+  cr_assert_eq(col_broadphase_pairs_parallel(NULL, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
+               COL_ERR_NULL);
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, NULL, NULL, NULL),
+               COL_ERR_NULL);
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, (col_touch)9, NULL, &out, NULL),
+               COL_ERR_ARGUMENT);
+  const col_task_system no_run = {NULL, NULL, 4};
+  const col_parallel bad = {&no_run, 0, false};
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &bad, &out, NULL),
+               COL_ERR_NULL);
+  col_boxes wrong = s.boxes;
+  wrong.dims = 4;
+  cr_assert_eq(col_broadphase_pairs_parallel(&wrong, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
+               COL_ERR_SIZE);
+  cr_assert_eq(col_thread_pool_create(2, NULL), COL_ERR_NULL);
+  col_thread_pool *pool = NULL;
+  cr_assert_eq(col_thread_pool_create(1025, &pool), COL_ERR_SIZE);
+  cr_assert_null(pool);
+  col_thread_pool_destroy(NULL);
+  cr_assert_eq(col_broadphase_cache_set_parallel(NULL, NULL), COL_ERR_NULL);
+  col_pairs_free(&out);
+  col_pairs_free(&want);
+  set_free(&s);
+}
+
+/* The SAP cache with whole frames on a task system: frame by frame the pairs of the cache
+ * without one, in the same order; a failing task system fails the update. */
+Test(parallel, cache_whole_frames) {
+  uint64_t rng = 11;
+  box_set s = set_make(4000, 3);
+  par_fill(&s, UNIFORM, &rng);
+  test_tasks tt = {1, 5, 0, 0};
+  const col_task_system ts = {run_test_tasks, &tt, 3};
+  const col_parallel par = {&ts, 0, false};
+  col_broadphase_cache *seq = NULL, *para = NULL;
+  cr_assert_eq(col_broadphase_cache_create(&seq), COL_OK);
+  cr_assert_eq(col_broadphase_cache_create(&para), COL_OK);
+  cr_assert_eq(col_broadphase_cache_set_algorithm(seq, COL_BROADPHASE_SAP), COL_OK);
+  cr_assert_eq(col_broadphase_cache_set_algorithm(para, COL_BROADPHASE_SAP), COL_OK);
+  cr_assert_eq(col_broadphase_cache_set_parallel(para, &par), COL_OK);
+  col_pairs want = {0}, got = {0};
+  for (int frame = 0; frame < 6; frame++) {
+    /* every other frame moves half the boxes (a whole frame), else a few */
+    const size_t step = frame % 2 ? 2 : 97;
+    for (size_t i = 0; frame && i < s.n; i += step)
+      for (int k = 0; k < 3; k++) s.v[k][i] += 0.5f, s.v[3 + k][i] += 0.5f;
+    col_broadphase_stats ws, gs;
+    cr_assert_eq(col_broadphase_cache_update(seq, &s.boxes, COL_TOUCH_OVERLAPS, &want, &ws),
+                 COL_OK);
+    cr_assert_eq(col_broadphase_cache_update(para, &s.boxes, COL_TOUCH_OVERLAPS, &got, &gs),
+                 COL_OK);
+    char what[32];
+    snprintf(what, sizeof what, "cache frame %d", frame);
+    expect_same(&got, &want, &gs, &ws, what);
+  }
+  cr_assert_gt(tt.most, 1, "the whole frames were split into tasks");
+  tt.mode = 2;
+  for (size_t i = 0; i < s.n; i += 2) s.v[0][i] += 1, s.v[3][i] += 1;
+  cr_assert_eq(col_broadphase_cache_update(para, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
+               COL_ERR_TASKS);
+  cr_assert_eq(got.count, 0);
+  cr_assert_eq(col_broadphase_cache_set_parallel(para, NULL), COL_OK);
+  cr_assert_eq(col_broadphase_cache_update(para, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL), COL_OK);
+  col_broadphase_cache_destroy(seq);
+  col_broadphase_cache_destroy(para);
+  col_pairs_free(&want);
+  col_pairs_free(&got);
+  set_free(&s);
+}
+
+static col_status pool_size_for(const char *env, uint32_t *threads) {
+  if (env != NULL)
+    setenv("COLLIDE_THREADS", env, 1);
+  else
+    unsetenv("COLLIDE_THREADS");
+  col_thread_pool *pool = NULL;
+  const col_status st = col_thread_pool_create(0, &pool);
+  if (st == COL_OK) *threads = col_thread_pool_tasks(pool).workers;
+  col_thread_pool_destroy(pool);
+  return st;
+}
+
+Test(parallel, collide_threads_variable) {
+  uint32_t threads = 0;
+  cr_assert_eq(pool_size_for("3", &threads), COL_OK);
+  cr_assert_eq(threads, 3);
+  cr_assert_eq(pool_size_for("1", &threads), COL_OK);
+  cr_assert_eq(threads, 1);
+  cr_assert_eq(pool_size_for("64", &threads), COL_OK);
+  cr_assert_eq(threads, 64);
+  const char *bad[] = {"", "0", "1025", "-2", "+2", "2 ", " 2", "two", "99999999999"};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+    cr_assert_eq(pool_size_for(bad[k], &threads), COL_ERR_ARGUMENT, "COLLIDE_THREADS=\"%s\"",
+                 bad[k]);
+  cr_assert_eq(pool_size_for(NULL, &threads), COL_OK);
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  cr_assert_eq(threads, cpus < 1 ? 1u : (uint32_t)cpus);
+  /* An explicit size wins over the variable. */
+  setenv("COLLIDE_THREADS", "junk", 1);
+  col_thread_pool *pool = NULL;
+  cr_assert_eq(col_thread_pool_create(2, &pool), COL_OK);
+  cr_assert_eq(col_thread_pool_tasks(pool).workers, 2);
+  col_thread_pool_destroy(pool);
+  /* A built-in pool that cannot be created: COL_ERR_TASKS, or the fallback. */
+  uint64_t rng = 3;
+  box_set s = set_make(1000, 2);
+  par_fill(&s, UNIFORM, &rng);
+  col_pairs out = {0};
+  col_parallel par = {NULL, 0, false};
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &out, NULL),
+               COL_ERR_TASKS);
+  par.allow_sequential_fallback = true;
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &out, NULL),
+               COL_OK);
+  cr_assert_gt(out.count, 0);
+  col_pairs_free(&out);
+  set_free(&s);
+}
