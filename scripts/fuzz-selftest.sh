@@ -39,6 +39,7 @@ bugs=(
   "cache-alloc-unchecked@core/src/broadphase/cache_sap.c@broadphase@s/ || !c->sap_work ||/ ||/@the cache's kept sweep and prune does not check one of its allocations (a failing one is used instead of returning COL_ERR_MEMORY)"
   "sim-stats-reset@core/src/sim.c@sim@s/col_sim_stats \*st = stats != NULL ? stats : \&ignored;/&\n  if (stats != NULL) *stats = ignored;/@the balls' step resets the caller's statistics instead of adding to them"
   "mask-out-before-alloc@core/src/mask.c@mask@s/st = mask_alloc(s.width, s.height, s.x, s.y, \&m);/st = mask_alloc(s.width, s.height, s.x, s.y, out), m = *out;/@a mask from a sprite written to *out before its allocation (pixels.h: *out untouched on COL_ERR_MEMORY)"
+  "par-shared-counter@core/src/broadphase/sap_par.c@broadphase@s/memcpy(j->joined + task->offset, task->list.data, task->list.count \* sizeof(col_pair));/memcpy(j->bp->out->data + j->bp->out->count, task->list.data, task->list.count * sizeof(col_pair)), j->bp->out->count += task->list.count;/;s/  bp->out->count += total;/  (void)total;/@the parallel sweep's tasks append their pairs through the list's shared count instead of copying them to their own range (a race; the pairs in the order the tasks ran)"
   "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"
 )
 
