@@ -1,8 +1,11 @@
 /* The runner of the unit tests built for ThreadSanitizer (make tsan; tools/tsan/criterion/
  * criterion.h says why not Criterion): every registered test whose "suite/name" matches one of
- * the patterns on the command line (fnmatch; none: every test), one after another in this
- * process. Exit 0 when all passed, 1 when a check failed; a race ThreadSanitizer reports ends
- * the process with its own exit code (make tsan sets halt_on_error). */
+ * the patterns on the command line (fnmatch; none: every test), one after another, each in a
+ * child process of its own as Criterion runs them (a test may need a fresh process: the
+ * built-in pool is created once per process). The parent starts no thread, so every fork is
+ * of a single-threaded process. Exit 0 when all passed, else 1; a race ThreadSanitizer reports
+ * fails its test (make tsan sets halt_on_error and the exit code). */
+#define _POSIX_C_SOURCE 200809L
 #include "collide.h"
 #include "criterion/criterion.h"
 
@@ -10,6 +13,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static tsan_test *first, **last = &first;
 static jmp_buf leave;
@@ -53,12 +58,25 @@ int main(int argc, char **argv) {
   unsigned ran = 0, failed = 0;
   for (tsan_test *t = first; t != NULL; t = t->next) {
     if (!selected(t, argc, argv)) continue;
-    const unsigned before = failures;
     ran++;
-    if (setjmp(leave) == 0) t->fn();
-    if (failures != before) {
+    fflush(NULL);
+    const pid_t child = fork();
+    if (child < 0) {
+      perror("collide-tsan-tests: fork");
+      return 2;
+    }
+    if (child == 0) {
+      if (setjmp(leave) == 0) t->fn();
+      fflush(NULL);
+      _exit(failures ? 1 : 0);
+    }
+    int status = 0;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       failed++;
-      fprintf(stderr, "[FAIL] %s::%s\n", t->suite, t->name);
+      if (WIFSIGNALED(status))
+        fprintf(stderr, "[FAIL] %s::%s (signal %d)\n", t->suite, t->name, WTERMSIG(status));
+      else
+        fprintf(stderr, "[FAIL] %s::%s (exit %d)\n", t->suite, t->name, WEXITSTATUS(status));
     }
   }
   printf("collide-tsan-tests: %u tests, %u passed, %u failed (backend %s)\n", ran, ran - failed,
