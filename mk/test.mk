@@ -41,8 +41,9 @@ bench-smoke: $(BENCHBIN) $(O)/gbench-check
 	@echo "bench-smoke: $$(grep -c '/16 ' $(O)/bench-smoke.log) benchmarks ran once at the smallest size"
 
 # ThreadSanitizer over the code that starts threads (build/tsan, SANITIZE=thread): the unit tests
-# of TSAN_TESTS (the parallel suite), run in one process by tools/tsan/runner.c (Criterion cannot
-# start under ThreadSanitizer: tools/tsan/criterion/criterion.h stands in for its header), and
+# of TSAN_TESTS (the parallel suite) and tools/tsan/test_concurrent.c (several callers at once on
+# one pool and on the built-in one), run by tools/tsan/runner.c (Criterion cannot start under
+# ThreadSanitizer: tools/tsan/criterion/criterion.h stands in for its header), and
 # the broadphase target's corpus replayed, whose every input runs the parallel sweep and prune
 # on collide's pools of 2 and 3 threads and the built-in one. Any race reported fails it.
 TSAN_TESTS ?= $(wildcard core/tests/test_parallel.c)
@@ -51,18 +52,18 @@ TSAN_OPTIONS_RUN := TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_st
 $(O)/obj/tsan/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP) $(ISA_LIST_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itools/tsan $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
-$(O)/obj/tsan/runner.o: tools/tsan/runner.c tools/tsan/criterion/criterion.h $(O)/.flags | $(DEPS_STAMP)
+$(O)/obj/tsan/tools/%.o: tools/tsan/%.c tools/tsan/criterion/criterion.h $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itools/tsan -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Itools/tsan $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 $(TSAN_TESTBIN): $(TSAN_TESTS:core/tests/%.c=$(O)/obj/tsan/%.o) $(O)/obj/tsan/guard.o \
-  $(O)/obj/tsan/runner.o $(HARNESS_OBJ) $(LIB)
+  $(O)/obj/tsan/tools/runner.o $(O)/obj/tsan/tools/test_concurrent.o $(HARNESS_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ $(HARNESS_LIBS) -lpthread -lm -o $@
 tsan: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/tsan SANITIZE=thread build/tsan/collide-tsan-tests \
 	  build/tsan/replay_broadphase
 	@$(TSAN_OPTIONS_RUN) build/tsan/collide-tsan-tests $(TSAN_FILTER)
 	@$(TSAN_OPTIONS_RUN) build/tsan/replay_broadphase fuzz/corpus/broadphase
-	@echo "tsan: no race reported (ThreadSanitizer, $(CC): the parallel unit tests, the broadphase corpus)"
+	@echo "tsan: no race reported (ThreadSanitizer, $(CC): the parallel unit tests, concurrent callers, the broadphase corpus)"
 
 # Every corpus file through every target, on every backend (a disagreement aborts).
 replay: $(REPLAYS)
