@@ -69,7 +69,8 @@ def parallel_section(data):
         "thread is one of them), against the same call on one thread; `sequential` is "
         "`col_broadphase_pairs(COL_BROADPHASE_SAP, ...)` on the same boxes, timed just before. "
         "Speedup = time on one thread ÷ time on T; efficiency = speedup ÷ T. The rows of one "
-        "size run one after another, so the machine's load is the same for all of them.",
+        "size run one after another, so that a change in the machine's load between sizes does not "
+        "enter their ratios.",
         "",
         "| scene | N | backend | sequential ms | " + " | ".join(
             f"{t} thread{'s' if t > 1 else ''}" for t in sorted({t for r in rows.values() for t in r if t > 0}))
@@ -131,9 +132,12 @@ def parallel_section(data):
             continue
         s = speedup_of(by_t, most)
         e = serial_fraction(s, most)
-        lines.append(f"| {scene} | {n} | {backend} | {most} | {times(s)} | "
-                     f"{'–' if e is None else f'{100 * e:.1f}%'} | "
-                     + " | ".join(times(amdahl(max(e, 0.0), p) if e is not None else None)
-                                  for p in PREDICT_CORES) + " |")
+        if e is not None and e >= 1.0:  # no speedup: nothing to extrapolate
+            e_text, predicted = "– (no speedup)", ["–"] * len(PREDICT_CORES)
+        else:
+            e_text = "–" if e is None else f"{100 * max(e, 0.0):.1f}%"
+            predicted = [times(amdahl(max(e, 0.0), p) if e is not None else None) for p in PREDICT_CORES]
+        lines.append(f"| {scene} | {n} | {backend} | {most} | {times(s)} | {e_text} | "
+                     + " | ".join(predicted) + " |")
     lines.append("")
     return lines
