@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "helpers.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,4 +271,45 @@ Test(parallel, collide_threads_variable) {
   cr_assert_gt(out.count, 0);
   col_pairs_free(&out);
   set_free(&s);
+}
+
+/* The pool itself: every index run exactly once per call, over many short calls (a worker that
+ * wakes late must not run a task of a later call), from two caller threads at once. */
+typedef struct tally {
+  _Atomic unsigned hits[64];
+} tally;
+
+static void count_task(void *context, uint32_t i) {
+  tally *t = context;
+  atomic_fetch_add(&t->hits[i], 1);
+}
+
+typedef struct caller {
+  col_task_system ts;
+  int failures;
+} caller;
+
+static void *call_many(void *arg) {
+  caller *c = arg;
+  for (int round = 0; round < 3000; round++) {
+    tally t;
+    const uint32_t count = 1 + (uint32_t)round % 64;
+    for (int i = 0; i < 64; i++) atomic_init(&t.hits[i], 0);
+    if (!c->ts.run(c->ts.user, count_task, &t, count)) c->failures++;
+    for (uint32_t i = 0; i < 64; i++) c->failures += atomic_load(&t.hits[i]) != (i < count);
+  }
+  return NULL;
+}
+
+Test(parallel, pool_runs_each_task_once) {
+  col_thread_pool *pool = NULL;
+  cr_assert_eq(col_thread_pool_create(4, &pool), COL_OK);
+  caller a = {col_thread_pool_tasks(pool), 0}, b = a;
+  cr_assert_not(a.ts.run(a.ts.user, NULL, NULL, 3), "a NULL task function fails");
+  pthread_t other;
+  cr_assert_eq(pthread_create(&other, NULL, call_many, &b), 0);
+  call_many(&a);
+  pthread_join(other, NULL);
+  cr_assert_eq(a.failures + b.failures, 0);
+  col_thread_pool_destroy(pool);
 }

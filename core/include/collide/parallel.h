@@ -13,7 +13,7 @@
 #define COLLIDE_PUBLIC_PARALLEL_H
 
 /* ---------------------------------------------------------------------------------------- */
-/* 4.6 Parallel broadphase: every core through a task system                                */
+/* 4.5 Broadphase on every core: sweep and prune through a task system                     */
 /* ---------------------------------------------------------------------------------------- */
 
 /* One task of a parallel call: collide calls it once per index in [0, count). */

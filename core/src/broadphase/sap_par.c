@@ -63,13 +63,15 @@ static size_t split(const col__sap_dealt *d, col__bp_task *task, size_t tasks) {
   for (int c = 0; c < d->cells; c++) total += d->count[c];
   size_t made = 0, acc = 0;
   int from = 0;
-  for (int c = 0; c < d->cells; c++) {
+  for (int c = 0; c < d->cells && made + 1 < tasks; c++) {
     acc += d->count[c];
-    if (acc * tasks >= total * (made + 1) || c + 1 == d->cells) {
+    if (acc * tasks >= total * (made + 1)) {
       task[made].from = from, task[made].to = c + 1;
       from = c + 1, made++;
     }
   }
+  /* The last range takes the rest (empty cells past the last box included). */
+  if (from < d->cells) task[made].from = from, task[made].to = d->cells, made++;
   return made;
 }
 

@@ -1,11 +1,13 @@
 /* collide's own thread pool (col_thread_pool) and the process's built-in one: POSIX threads
  * started once and reused. Between calls the workers sleep on a condition variable, so an idle
- * pool costs no CPU. A call publishes its job under the lock and bumps a generation number;
- * every worker, and the calling thread itself, then claims task indices from one atomic
- * counter until none is left, so the tasks spread over whoever is awake first and no thread
- * waits for a fixed share. The caller returns once every worker has left the job, so the job's
- * memory (on the caller's stack) is never read after the call. Calls from several threads are
- * serialized by a second mutex: one job runs at a time. */
+ * pool costs no CPU. A call publishes its job under the lock and wakes the workers; every
+ * worker, and the calling thread itself, then claims task indices from one atomic word until
+ * none is left, so the tasks spread over whoever is awake first. The word holds the job's
+ * number with the next index, and a claim is a compare-and-swap of both: a worker that woke
+ * late, or was preempted, can never claim an index of a later job with this job's function.
+ * The caller returns once every task has returned, without waiting for workers that took no
+ * task (on a busy machine a worker may not get a core for a while). Calls from several
+ * threads are serialized by a second mutex: one job runs at a time. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "parallel.h"
@@ -27,21 +29,32 @@ struct col_thread_pool {
   pthread_mutex_t lock;   /* the job fields below */
   pthread_cond_t wake;    /* workers: a new generation, or stop */
   pthread_cond_t idle;    /* the caller: the last worker left the job */
-  uint64_t generation;
+  uint64_t generation;    /* the job's number */
   bool stop;
-  uint32_t inside; /* workers that have not yet left the current job */
   col_task_fn *fn;
   void *context;
   uint32_t count;
-  atomic_uint next; /* the next unclaimed task index */
+  _Atomic uint64_t claim; /* the job's number (low 32 bits) << 32 | the next unclaimed index */
+  atomic_uint finished;   /* tasks of the job that have returned */
 };
 
-/* Runs the current job's tasks until none is left (workers and caller alike). */
-static void drain(col_thread_pool *p, col_task_fn *fn, void *context, uint32_t count) {
+/* Runs tasks of job `job` until none is left (workers and caller alike); whoever finishes
+ * the last one wakes the caller. */
+static void drain(col_thread_pool *p, uint64_t job, col_task_fn *fn, void *context,
+                  uint32_t count) {
+  const uint64_t tag = (job & 0xffffffffu) << 32;
   for (;;) {
-    const unsigned i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
-    if (i >= count) return;
-    fn(context, i);
+    uint64_t c = atomic_load_explicit(&p->claim, memory_order_relaxed);
+    do {
+      if ((c & ~(uint64_t)0xffffffffu) != tag || (uint32_t)c >= count) return;
+    } while (!atomic_compare_exchange_weak_explicit(&p->claim, &c, c + 1, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    fn(context, (uint32_t)c);
+    if (atomic_fetch_add_explicit(&p->finished, 1, memory_order_acq_rel) + 1 == count) {
+      pthread_mutex_lock(&p->lock);
+      pthread_cond_signal(&p->idle);
+      pthread_mutex_unlock(&p->lock);
+    }
   }
 }
 
@@ -57,9 +70,8 @@ static void *worker(void *arg) {
     void *context = p->context;
     const uint32_t count = p->count;
     pthread_mutex_unlock(&p->lock);
-    drain(p, fn, context, count);
+    drain(p, seen, fn, context, count);
     pthread_mutex_lock(&p->lock);
-    if (--p->inside == 0) pthread_cond_signal(&p->idle);
   }
   pthread_mutex_unlock(&p->lock);
   return NULL;
@@ -75,16 +87,19 @@ static bool pool_run(void *user, col_task_fn *fn, void *context, uint32_t count)
   }
   pthread_mutex_lock(&p->serial);
   pthread_mutex_lock(&p->lock);
+  const uint64_t job = ++p->generation;
   p->fn = fn, p->context = context, p->count = count;
-  atomic_store_explicit(&p->next, 0, memory_order_relaxed);
-  p->inside = p->started;
-  p->generation++;
+  atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
+  atomic_store_explicit(&p->claim, (job & 0xffffffffu) << 32, memory_order_relaxed);
   pthread_cond_broadcast(&p->wake);
   pthread_mutex_unlock(&p->lock);
-  drain(p, fn, context, count);
-  pthread_mutex_lock(&p->lock);
-  while (p->inside > 0) pthread_cond_wait(&p->idle, &p->lock);
-  pthread_mutex_unlock(&p->lock);
+  drain(p, job, fn, context, count);
+  if (atomic_load_explicit(&p->finished, memory_order_acquire) < count) {
+    pthread_mutex_lock(&p->lock);
+    while (atomic_load_explicit(&p->finished, memory_order_acquire) < count)
+      pthread_cond_wait(&p->idle, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+  }
   pthread_mutex_unlock(&p->serial);
   return true;
 }
@@ -147,7 +162,8 @@ col_status col_thread_pool_create(uint32_t threads, col_thread_pool **pool) {
   pthread_mutex_init(&p->lock, NULL);
   pthread_cond_init(&p->wake, NULL);
   pthread_cond_init(&p->idle, NULL);
-  atomic_init(&p->next, 0);
+  atomic_init(&p->claim, 0);
+  atomic_init(&p->finished, 0);
   for (uint32_t k = 0; k + 1 < threads; k++) {
     if (pthread_create(&p->ids[k], NULL, worker, p) != 0) {
       stop_workers(p);
