@@ -188,7 +188,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
-.PHONY: all lib test tsan check user-check check-user peer-check check-env tasks-example replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+.PHONY: all lib test tsan tsan-selftest check user-check check-user peer-check check-env tasks-example replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-repro fuzz-failure-check \
   fuzz-merge fuzz-mutants fuzz-cfl-check seeds report soak soak-selftest clean distclean format install uninstall install-check \
   help
@@ -294,7 +294,7 @@ NOT_MOUNTED = @! grep -q ' $(CURDIR)/build/' /proc/mounts 2>/dev/null || \
   { echo "clean: file systems are mounted under build/ (a bare-Debian check running?)"; exit 1; }
 clean:
 	$(NOT_MOUNTED)
-	rm -rf --one-file-system build/release build/test build/asan build/tsan build/fuzz build/selftest build/seeds build/cfl \
+	rm -rf --one-file-system build/release build/test build/asan build/tsan build/tsan-selftest build/selftest-tsan build/fuzz build/selftest build/seeds build/cfl \
 	  build/fuzz-failure-check \
 	  build/install-check build/compare-0 build/compare-1 $(O)
 

@@ -19,6 +19,7 @@ Targets
                  USER_KERNELS, or the shipped examples/user-kernels/ when it is empty
   tsan           the parallel unit tests and the broadphase corpus under ThreadSanitizer
                  (build/tsan): any race reported fails it
+  tsan-selftest  show make tsan fails on a seeded race, with ThreadSanitizer's report
   install-check  install into a scratch prefix, build and run an example with pkg-config
                  (shared and --static) and CMake, uninstall; part of make test
   bench          time the benchmarks (suite BENCH) in build/release; write results/<machine>/

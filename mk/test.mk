@@ -65,6 +65,10 @@ tsan: $(DEPS_STAMP)
 	@$(TSAN_OPTIONS_RUN) build/tsan/replay_broadphase fuzz/corpus/broadphase
 	@echo "tsan: no race reported (ThreadSanitizer, $(CC): the parallel unit tests, concurrent callers, the broadphase corpus)"
 
+# make tsan must fail on a seeded race with ThreadSanitizer's report (scripts/tsan-selftest.sh).
+tsan-selftest: $(DEPS_STAMP)
+	@bash scripts/tsan-selftest.sh
+
 # Every corpus file through every target, on every backend (a disagreement aborts).
 replay: $(REPLAYS)
 	@set -e; for t in $(ALL_FUZZ_TARGETS); do $(O)/replay_$$t fuzz/corpus/$$t; done

@@ -1,7 +1,8 @@
 /* Concurrent callers, for ThreadSanitizer only (make tsan; compiled against the stand-in
  * criterion.h): several threads call col_broadphase_pairs_parallel at once, each with its own
  * pair list, on one shared pool and on the built-in pool (whose first use races to create it),
- * on sets large enough (20,000 boxes) that every thread of a pool takes part in both passes.
+ * on sets large enough (20,000 boxes, up to about 80 neighbours each) that every thread of a
+ * pool takes part in both passes.
  * Each result must be the sequential call's list, pair for pair; ThreadSanitizer watches the
  * rest (the header promises that one pool serves several callers at once). */
 #define _POSIX_C_SOURCE 200809L
@@ -22,15 +23,17 @@ typedef struct caller {
   int mismatches;
 } caller;
 
-/* Uniform 2D boxes, about one neighbour each (as the benchmarks' uniform scene). */
-static void fill(caller *c, uint64_t seed) {
+/* Uniform 2D boxes, about one neighbour each (as the benchmarks' uniform scene) at scale 1,
+ * about scale^2 at larger ones: lists long enough that joining them (each task copies its
+ * pairs into the caller's list) takes every thread of the pool, not only the caller's. */
+static void fill(caller *c, uint64_t seed, float scale) {
   const float side = 8.0f * sqrtf((float)BOXES);
   for (int k = 0; k < 4; k++) c->v[k] = malloc(BOXES * sizeof(float));
   for (size_t i = 0; i < BOXES; i++) {
     const float x = (float)(splitmix64(&seed) >> 40) * 0x1p-24f * side;
     const float y = (float)(splitmix64(&seed) >> 40) * 0x1p-24f * side;
-    const float hx = 0.5f + (float)(splitmix64(&seed) >> 40) * 0x1p-24f * 1.5f;
-    const float hy = 0.5f + (float)(splitmix64(&seed) >> 40) * 0x1p-24f * 1.5f;
+    const float hx = scale * (0.5f + (float)(splitmix64(&seed) >> 40) * 0x1p-24f * 1.5f);
+    const float hy = scale * (0.5f + (float)(splitmix64(&seed) >> 40) * 0x1p-24f * 1.5f);
     c->v[0][i] = x - hx, c->v[1][i] = y - hy, c->v[2][i] = x + hx, c->v[3][i] = y + hy;
   }
   c->boxes = (col_boxes){2, {c->v[0], c->v[1], NULL}, {c->v[2], c->v[3], NULL}, BOXES};
@@ -76,7 +79,8 @@ Test(tsan, callers_share_one_pool) {
   const col_task_system tasks = col_thread_pool_tasks(pool);
   const col_parallel parallel = {&tasks, 0, false};
   caller c[CALLERS];
-  for (int k = 0; k < CALLERS; k++) fill(&c[k], 11 + (uint64_t)k), c[k].parallel = &parallel;
+  for (int k = 0; k < CALLERS; k++)
+    fill(&c[k], 11 + (uint64_t)k, 1.0f + 4.0f * (float)k), c[k].parallel = &parallel;
   run_callers(c);
   for (int k = 0; k < CALLERS; k++) drop(&c[k]);
   col_thread_pool_destroy(pool);
@@ -88,7 +92,8 @@ Test(tsan, callers_create_the_built_in_pool_at_once) {
   const col_parallel parallel = {NULL, 2, false};
   caller c[CALLERS];
   for (int k = 0; k < CALLERS; k++)
-    fill(&c[k], 21 + (uint64_t)k), c[k].parallel = k == 0 ? NULL : &parallel;
+    fill(&c[k], 21 + (uint64_t)k, 1.0f + 4.0f * (float)k),
+        c[k].parallel = k == 0 ? NULL : &parallel;
   run_callers(c);
   for (int k = 0; k < CALLERS; k++) drop(&c[k]);
 }
