@@ -42,6 +42,8 @@ SCALAR_FLAGS := -fno-tree-vectorize
 # out those that cannot run under qemu-user.
 SANITIZERS ?= address,undefined,float-divide-by-zero,float-cast-overflow
 SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZERS) -fno-sanitize-recover=all
+# SANITIZE=thread: ThreadSanitizer (make tsan, build/tsan), which no other sanitizer joins.
+TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 
 FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter %fast-math %Ofast,$(CFLAGS)))
 ifneq ($(FAST_MATH_FLAGS),)
@@ -69,6 +71,9 @@ VALIDATE_FLAGS = $(if $(filter 1,$(VALIDATE)),-DCOL_VALIDATE)
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
 LDFLAGS_EXTRA = -fsanitize=$(SANITIZERS)
+else ifeq ($(SANITIZE),thread)
+ALL_CFLAGS = $(CFLAGS) $(TSAN_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
+LDFLAGS_EXTRA = -fsanitize=thread
 else ifeq ($(SANITIZE),fuzz)
 ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) -Ifuzz
 LDFLAGS_EXTRA = -fsanitize=fuzzer,$(FUZZ_SANITIZERS)
@@ -183,7 +188,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export FUZZ_SECONDS FUZZ_JOBS
 
-.PHONY: all lib test check user-check check-user peer-check check-env tasks-example replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
+.PHONY: all lib test tsan tsan-selftest check user-check check-user peer-check check-env tasks-example replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-repro fuzz-failure-check \
   fuzz-merge fuzz-mutants fuzz-cfl-check seeds report soak soak-selftest clean distclean format install uninstall install-check \
   help
@@ -277,7 +282,7 @@ format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
-	  tools/soak/*.c
+	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h
 
 include mk/install.mk
 
@@ -289,7 +294,7 @@ NOT_MOUNTED = @! grep -q ' $(CURDIR)/build/' /proc/mounts 2>/dev/null || \
   { echo "clean: file systems are mounted under build/ (a bare-Debian check running?)"; exit 1; }
 clean:
 	$(NOT_MOUNTED)
-	rm -rf --one-file-system build/release build/test build/asan build/fuzz build/selftest build/seeds build/cfl \
+	rm -rf --one-file-system build/release build/test build/asan build/tsan build/tsan-selftest build/selftest-tsan build/fuzz build/selftest build/seeds build/cfl \
 	  build/fuzz-failure-check \
 	  build/install-check build/compare-0 build/compare-1 $(O)
 

@@ -1,8 +1,9 @@
 /* Differential fuzz target: every registered broadphase against an independent oracle (sort on
  * min x, the single-pair rule; brute force, which runs up to BRUTE_MAX boxes below, checks it
  * in turn), as sorted pair lists: each algorithm on scalar, those that run the backend's kernels
- * also on one more backend picked by the input; the bipartite sweep and prune across a cut of
- * the set; then the incremental cache over three frames (and a scene made to starve the tree
+ * also on one more backend picked by the input; the parallel sweep and prune against the
+ * sequential one (broadphase/parallel.c); the bipartite sweep and prune across a cut of the
+ * set; then the incremental cache over three frames (and a scene made to starve the tree
  * cache's rebuild and deep queries: broadphase/starved.c).
  * Input: flags byte (bit 0: 3D; bit 1: the open touch rule; bits 2-7 pick the backend), n as
  * two bytes (0..1023 when the second byte's top four bits are set, else 0..127; its bits 2-3
@@ -10,7 +11,9 @@
  * (2D) or 6 (3D) floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the
  * remaining boxes come from a generator seeded by the input length: small boxes in a 1000-wide
  * world. */
+#include "broadphase/parallel.h"
 #include "broadphase/starved.h"
+#include "fuzz_common.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -243,6 +246,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
 
+  /* The parallel sweep and prune: the sequential call's exact list, in its order, through
+   * every task system (broadphase/parallel.c), on scalar or the input's backend (by a hash of
+   * the input's length and first bytes, which also shuffles the tasks). */
+  uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
+  pick = splitmix64(&pick);
+  {
+    static col_pairs sequential;
+    col_broadphase_stats sequential_stats = {0, 0, 0};
+    const int k = (int)(pick >> 6 & 1) && nb > 1;
+    fz_select(run_on[k]);
+    if (col_broadphase_pairs(COL_BROADPHASE_SAP, &boxes, touch, &sequential, &sequential_stats) !=
+        COL_OK)
+      abort();
+    const char *bad =
+        fz_parallel_check(&boxes, touch, &sequential, &sequential_stats, pick >> 8, &got);
+    if (bad != NULL) {
+      char label[200];
+      snprintf(label, sizeof label, "%s/%s", bad, run_on[k]);
+      col_pairs_sort(&sequential);
+      col_pairs_sort(&got);
+      report(&boxes, v, touch, &sequential, &got, label);
+    }
+  }
+
   /* Bipartite sweep and prune: the first h boxes (h picked by the input's length) against the
    * others, on scalar or the input's backend (by the length too): exactly the oracle's pairs
    * across the cut, (a, b - h). */
@@ -270,8 +297,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   /* The bipartite run with an allocation failing (the inputs of the starved runs below):
    * COL_ERR_MEMORY with the list empty, or, when the allocation was not needed, the exact pairs. */
-  uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
-  pick = splitmix64(&pick);
   if ((pick & 3) == 0) {
     const unsigned fail_at = (unsigned)(pick >> 8 & 7);
     col_pairs fresh = {0};

@@ -17,6 +17,9 @@ Targets
                  peer-check, check-env, tasks-example, replay, bench-smoke)
   user-check     user kernels through the harness under ASan+UBSan, with brief fuzzing:
                  USER_KERNELS, or the shipped examples/user-kernels/ when it is empty
+  tsan           the parallel unit tests and the broadphase corpus under ThreadSanitizer
+                 (build/tsan): any race reported fails it
+  tsan-selftest  show make tsan fails on a seeded race, with ThreadSanitizer's report
   install-check  install into a scratch prefix, build and run an example with pkg-config
                  (shared and --static) and CMake, uninstall; part of make test
   bench          time the benchmarks (suite BENCH) in build/release; write results/<machine>/
@@ -65,7 +68,8 @@ Variables (default in brackets)
                  independent code
   O              build folder of all, check, install, check-user [build/release]; make test
                  uses build/test and build/asan, make bench build/release, fuzzing build/fuzz
-  SANITIZE       1: build with ASan+UBSan (make check O=build/asan SANITIZE=1) [empty]
+  SANITIZE       1: build with ASan+UBSan (make check O=build/asan SANITIZE=1); thread:
+                 with ThreadSanitizer (make tsan) [empty]
   VALIDATE       1: the library checks its kept structures after every change and aborts
                  naming the broken rule [1 for O=build/test, SANITIZE=1 and fuzzing; else 0]
   SANITIZERS     the -fsanitize= list of SANITIZE=1 [address,undefined,float-divide-by-zero,

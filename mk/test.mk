@@ -40,6 +40,35 @@ bench-smoke: $(BENCHBIN) $(O)/gbench-check
 	@if grep -q 'ERROR OCCURRED' $(O)/bench-smoke.log; then grep 'ERROR OCCURRED' $(O)/bench-smoke.log; exit 1; fi
 	@echo "bench-smoke: $$(grep -c '/16 ' $(O)/bench-smoke.log) benchmarks ran once at the smallest size"
 
+# ThreadSanitizer over the code that starts threads (build/tsan, SANITIZE=thread): the unit tests
+# of TSAN_TESTS (the parallel suite) and tools/tsan/test_concurrent.c (several callers at once on
+# one pool and on the built-in one), run by tools/tsan/runner.c (Criterion cannot start under
+# ThreadSanitizer: tools/tsan/criterion/criterion.h stands in for its header), and
+# the broadphase target's corpus replayed, whose every input runs the parallel sweep and prune
+# on collide's pools of 2 and 3 threads and the built-in one. Any race reported fails it.
+TSAN_TESTS ?= $(wildcard core/tests/test_parallel.c)
+TSAN_TESTBIN := $(O)/collide-tsan-tests
+TSAN_OPTIONS_RUN := TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 $$TSAN_OPTIONS"
+$(O)/obj/tsan/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP) $(ISA_LIST_H)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itools/tsan $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
+$(O)/obj/tsan/tools/%.o: tools/tsan/%.c tools/tsan/criterion/criterion.h $(O)/.flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itools/tsan $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
+$(TSAN_TESTBIN): $(TSAN_TESTS:core/tests/%.c=$(O)/obj/tsan/%.o) $(O)/obj/tsan/guard.o \
+  $(O)/obj/tsan/tools/runner.o $(O)/obj/tsan/tools/test_concurrent.o $(HARNESS_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ $(HARNESS_LIBS) -lpthread -lm -o $@
+tsan: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory O=build/tsan SANITIZE=thread build/tsan/collide-tsan-tests \
+	  build/tsan/replay_broadphase
+	@$(TSAN_OPTIONS_RUN) build/tsan/collide-tsan-tests $(TSAN_FILTER)
+	@$(TSAN_OPTIONS_RUN) build/tsan/replay_broadphase fuzz/corpus/broadphase
+	@echo "tsan: no race reported (ThreadSanitizer, $(CC): the parallel unit tests, concurrent callers, the broadphase corpus)"
+
+# make tsan must fail on a seeded race with ThreadSanitizer's report (scripts/tsan-selftest.sh).
+tsan-selftest: $(DEPS_STAMP)
+	@bash scripts/tsan-selftest.sh
+
 # Every corpus file through every target, on every backend (a disagreement aborts).
 replay: $(REPLAYS)
 	@set -e; for t in $(ALL_FUZZ_TARGETS); do $(O)/replay_$$t fuzz/corpus/$$t; done

@@ -20,6 +20,7 @@ import sys
 import tempfile
 
 from report_broadphase import broadphase_section
+from report_parallel import parallel_section
 from report_peers import peers_section
 from report_dynamics import dynamics_section
 from report_pixels import pixels_section
@@ -253,6 +254,7 @@ def report_run(path, data, out_dir, rel, machine):
     lines += dynamics_section(table, out_dir, rel, machine)
     lines += sweep_section(table, order)
     lines += broadphase_section(table, out_dir, rel, machine)
+    lines += parallel_section(data)
     lines += peers_section(table, ctx)
     return lines
 

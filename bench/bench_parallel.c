@@ -1,0 +1,151 @@
+/* The parallel sweep and prune's scaling: col_broadphase_pairs_parallel on collide's own thread
+ * pool of T threads, named broadphase/sap-par/<backend>/<scene>/N/threads:T, for T = 1, 2, ...
+ * up to the online CPUs (every count up to 8, then powers of two and the count itself), on the
+ * scenes its targets name: uniform 1,048,576, boxprune3d and boxprune2d 100,000, boxprune3d
+ * 10,000. Before each size's threads:1 row, broadphase/sap-par/<backend>/<scene>/N/sequential
+ * times col_broadphase_pairs(COL_BROADPHASE_SAP, ...) on the same boxes: the cost of the
+ * parallel entry on one thread is the ratio of the two neighbouring rows. The rows of one size
+ * run one after the other, so that a change in the machine's load between sizes does not
+ * enter a speedup. Default, quick and smoke suites time the default (best native) backend
+ * only; full every backend sweep and prune runs on. Every row makes two untimed calls first,
+ * as bench_broadphase.c does. Counters: pairs, threads, kcycles_per_run, and from the wall
+ * clock (TSC) boxes_per_second, tsc_cycles_per_item and ns_per_item; no items_per_second
+ * (Google Benchmark divides it by the main thread's CPU time: the pool's threads left out). */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MAX_THREADS = 1024, MAX_ROWS = 4096 };
+
+typedef struct par_case {
+  const char *backend;
+  int scene;
+  size_t n;
+  uint32_t threads; /* 0: the sequential call */
+} par_case;
+
+/* The scenes, filled once per size and kept (a row's neighbours use the same boxes). */
+static bench_scene scenes[SCENE_COUNT];
+/* One pool per thread count, started on its first row and kept for the run: starting threads
+ * is not what the rows time. */
+static col_thread_pool *pools[MAX_THREADS + 1];
+
+static void run(gb_state *st, void *user) {
+  const par_case *c = user;
+  if (!bench_select(st, c->backend)) return;
+  bench_scene *s = &scenes[c->scene];
+  if (s->n != c->n) bench_scene_fill(s, c->scene, c->n);
+  const col_boxes boxes = bench_scene_boxes(s);
+  col_status all = COL_OK;
+  if (c->threads > 0 && pools[c->threads] == NULL)
+    all = col_thread_pool_create(c->threads, &pools[c->threads]);
+  if (all != COL_OK) {
+    gb_skip(st, "the thread pool did not start");
+    return;
+  }
+  col_task_system tasks = {0};
+  if (c->threads > 0) tasks = col_thread_pool_tasks(pools[c->threads]);
+  const col_parallel parallel = {&tasks, 0, false};
+  col_pairs pairs = {0};
+  col_broadphase_stats stats = {0, 0, 0};
+  /* Two untimed calls, as bench_broadphase.c: the list and the working memory reach their
+   * size (one only when a call takes over two seconds). */
+  const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz());
+  for (int warm = 0; warm < 2 && all == COL_OK; warm++) {
+    const uint64_t w0 = bench_tsc();
+    all =
+        c->threads > 0
+            ? col_broadphase_pairs_parallel(&boxes, COL_TOUCH_OVERLAPS, &parallel, &pairs, &stats)
+            : col_broadphase_pairs(COL_BROADPHASE_SAP, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
+    if (bench_tsc() - w0 > warm_limit) break;
+  }
+  const uint64_t t0 = bench_tsc();
+  while (gb_keep_running(st)) {
+    if (c->threads > 0)
+      all |= col_broadphase_pairs_parallel(&boxes, COL_TOUCH_OVERLAPS, &parallel, &pairs, &stats);
+    else
+      all |= col_broadphase_pairs(COL_BROADPHASE_SAP, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
+    gb_do_not_optimize(pairs.data);
+  }
+  const uint64_t ticks = bench_tsc() - t0;
+  if (all != COL_OK) {
+    gb_skip(st, "broadphase failed");
+    col_pairs_free(&pairs);
+    return;
+  }
+  /* Wall-clock rates only: Google Benchmark's items per second divide by the main thread's
+   * CPU time, which leaves out the pool's other threads. */
+  const double runs = (double)gb_iteration_count(st), cycles = (double)ticks / runs;
+  gb_counter(st, "boxes_per_second", (double)c->n / (cycles / (bench_tsc_ghz() * 1e9)), GB_PLAIN);
+  gb_counter(st, "tsc_cycles_per_item", cycles / (double)c->n, GB_PLAIN);
+  gb_counter(st, "ns_per_item", cycles / (double)c->n / bench_tsc_ghz(), GB_PLAIN);
+  gb_counter(st, "pairs", (double)stats.pairs, GB_PLAIN);
+  gb_counter(st, "threads", (double)c->threads, GB_PLAIN);
+  gb_counter(st, "kcycles_per_run", cycles / 1000.0, GB_PLAIN);
+  col_pairs_free(&pairs);
+}
+
+static void add(const char *backend, int scene, size_t n, uint32_t threads) {
+  /* Static storage: the registration keeps a pointer for the whole run. */
+  static par_case cases[MAX_ROWS];
+  static size_t used;
+  if (used == MAX_ROWS) return;
+  par_case *c = &cases[used++];
+  *c = (par_case){backend, scene, n, threads};
+  char name[160], part[32];
+  if (threads > 0)
+    snprintf(part, sizeof part, "threads:%u", threads);
+  else
+    snprintf(part, sizeof part, "sequential");
+  snprintf(name, sizeof name, "broadphase/sap-par/%s/%s/%zu/%s", backend, bench_scene_name[scene],
+           n, part);
+  gb_unit(gb_register(name, run, c), GB_MS);
+}
+
+/* 1..8, then powers of two, then the count itself. */
+static uint32_t next_threads(uint32_t t, uint32_t online) {
+  const uint32_t next = t < 8 ? t + 1 : 2 * t;
+  return next < online || t >= online ? next : online;
+}
+
+void bench_register_parallel(void);
+void bench_register_parallel(void) {
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const uint32_t online = cpus < 1 ? 1u : cpus > MAX_THREADS ? MAX_THREADS : (uint32_t)cpus;
+  const bench_suite *suite = bench_active_suite;
+  const bool smoke = strcmp(suite->name, "smoke") == 0, quick = strcmp(suite->name, "quick") == 0;
+  /* The targets' scenes and sizes; the quick suite the small one only, smoke its smallest. */
+  const struct {
+    int scene;
+    size_t n;
+  } sizes[] = {
+      {SCENE_UNIFORM, smoke ? 16 : 1048576},
+      {SCENE_BOXPRUNE3D, smoke ? 1000 : 100000},
+      {SCENE_BOXPRUNE2D, smoke ? 1000 : 100000},
+      {SCENE_BOXPRUNE3D, smoke ? 1000 : 10000},
+  };
+  col_backend_info backends[BENCH_MAX_BACKENDS];
+  size_t nb = 0;
+  if (strcmp(suite->name, "full") == 0) {
+    nb =
+        bench_kernel_backends(backends, BENCH_MAX_BACKENDS,
+                              COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB3_QUERY | COL_KERNEL_SAP_RUN);
+  } else {
+    /* The default backend is the best native one this CPU runs (a static name). */
+    backends[0].name = col_backend_name();
+    nb = 1;
+  }
+  for (size_t k = 0; k < nb; k++) {
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+      if (quick && i != 3) continue;
+      if (smoke && i == 3) continue; /* the same as boxprune3d's row above */
+      add(backends[k].name, sizes[i].scene, sizes[i].n, 0);
+      for (uint32_t t = 1; t <= online; t = next_threads(t, online))
+        add(backends[k].name, sizes[i].scene, sizes[i].n, t);
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/* The parallel sweep and prune against the sequential one, in the broadphase target
+ * (parallel.h). Every form must give the sequential call's list exactly, in its order (the
+ * header promises the order whatever the number of tasks), and its pair count in the stats.
+ * (Sets the sequential call sweeps as one cell, under 256 boxes among them, run it directly: the
+ * large inputs, one in sixteen, reach the tasks.) The pools start their threads once per process,
+ * not per input: a fuzzer runs thousands of inputs a second, and starting threads for each would be
+ * most of its time. */
+#include "parallel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The fuzzer's own task system: all tasks on the calling thread, in an order picked by the
+ * input (an affine permutation i -> (a i + b) mod count, a coprime with count: reversed,
+ * strided or rotated orders, no allocation). A failing one returns false from its
+ * `fail_on`-th call (0: the first), having run none of its tasks or all of them (the two cases
+ * the header allows). */
+typedef struct shuffled {
+  uint64_t seed;
+  bool failing;
+  uint32_t fail_on;
+  bool run_then_fail;
+  uint32_t calls;
+  bool failed;
+} shuffled;
+
+static uint32_t gcd(uint32_t a, uint32_t b) {
+  while (b != 0) {
+    const uint32_t t = a % b;
+    a = b, b = t;
+  }
+  return a;
+}
+
+static bool shuffled_run(void *user, col_task_fn *fn, void *context, uint32_t count) {
+  shuffled *s = user;
+  const uint32_t call = s->calls++;
+  uint64_t z = s->seed + call;
+  const uint64_t pick = splitmix64(&z);
+  uint32_t a = count > 1 ? 1u + (uint32_t)(pick % count) : 1u;
+  while (count > 1 && gcd(a, count) != 1) a = a % (count - 1) + 1;
+  const uint32_t b = count > 0 ? (uint32_t)(pick >> 32) % count : 0u;
+  const bool fail = s->failing && call == s->fail_on;
+  const uint32_t runs = fail && !s->run_then_fail ? 0u : count;
+  for (uint32_t i = 0; i < runs; i++) fn(context, (uint32_t)(((uint64_t)a * i + b) % count));
+  if (fail) s->failed = true;
+  return !fail;
+}
+
+/* collide's pools of 1, 2 and 3 threads, created on the first input and kept. */
+static col_thread_pool *pools[3];
+
+static void start_pools(void) {
+  for (uint32_t k = 0; k < 3; k++)
+    if (pools[k] == NULL && col_thread_pool_create(k + 1, &pools[k]) != COL_OK) {
+      fprintf(stderr, "fuzz broadphase: col_thread_pool_create(%u) failed\n", k + 1);
+      fz_fail();
+    }
+}
+
+static bool same_list(const col_pairs *x, const col_pairs *y) {
+  return x->count == y->count &&
+         (x->count == 0 || memcmp(x->data, y->data, x->count * sizeof(col_pair)) == 0);
+}
+
+/* One call; NULL when it gave the sequential list and stats (or, when the task system failed,
+ * COL_ERR_TASKS with the list empty), else the label with `what` in it. */
+static const char *one(const col_boxes *boxes, col_touch touch, const col_parallel *parallel,
+                       const shuffled *system, const col_pairs *sequential,
+                       const col_broadphase_stats *sequential_stats, col_pairs *got,
+                       const char *what) {
+  static char label[160];
+  col_broadphase_stats stats = {0, 0, 0};
+  const col_status st = col_broadphase_pairs_parallel(boxes, touch, parallel, got, &stats);
+  const bool failed = system != NULL && system->failed;
+  const bool fallback = parallel != NULL && parallel->allow_sequential_fallback;
+  if (failed && !fallback) {
+    if (st == COL_ERR_TASKS && got->count == 0) return NULL;
+    snprintf(label, sizeof label, "parallel, %s: status %s, %zu pairs (want COL_ERR_TASKS, none)",
+             what, col_status_string(st), got->count);
+    return label;
+  }
+  if (st != COL_OK) {
+    snprintf(label, sizeof label, "parallel, %s: status %s", what, col_status_string(st));
+    return label;
+  }
+  if (!same_list(got, sequential)) {
+    snprintf(label, sizeof label, "parallel, %s (list or order differs from the sequential call)",
+             what);
+    return label;
+  }
+  if (stats.pairs != sequential_stats->pairs || stats.tests != sequential_stats->tests) {
+    snprintf(label, sizeof label,
+             "parallel, %s: stats %llu pairs, %llu tests; the sequential call's %llu, %llu", what,
+             (unsigned long long)stats.pairs, (unsigned long long)stats.tests,
+             (unsigned long long)sequential_stats->pairs,
+             (unsigned long long)sequential_stats->tests);
+    return label;
+  }
+  return NULL;
+}
+
+const char *fz_parallel_check(const col_boxes *boxes, col_touch touch, const col_pairs *sequential,
+                              const col_broadphase_stats *sequential_stats, uint64_t seed,
+                              col_pairs *got) {
+  start_pools();
+  const char *bad;
+  char what[96];
+  /* The built-in pool, by default (NULL) or asked for explicitly (by the seed). */
+  const col_parallel builtin = {NULL, 0, false};
+  bad = one(boxes, touch, (seed >> 32 & 1) ? &builtin : NULL, NULL, sequential, sequential_stats,
+            got, (seed >> 32 & 1) ? "built-in pool, {NULL, 0, false}" : "built-in pool (NULL)");
+  if (bad) return bad;
+  /* The pools of 1, 2 and 3 threads. */
+  for (uint32_t k = 0; k < 3; k++) {
+    const col_task_system tasks = col_thread_pool_tasks(pools[k]);
+    const col_parallel p = {&tasks, 0, false};
+    snprintf(what, sizeof what, "pool of %u threads", k + 1);
+    bad = one(boxes, touch, &p, NULL, sequential, sequential_stats, got, what);
+    if (bad) return bad;
+  }
+  /* The shuffled system with 1, 2 and 3 or 5 workers (by the seed). */
+  const uint32_t workers[3] = {1, 2, (seed & 1) ? 5u : 3u};
+  for (int k = 0; k < 3; k++) {
+    shuffled sys = {seed + (uint64_t)k, false, 0, false, 0, false};
+    const col_task_system tasks = {shuffled_run, &sys, workers[k]};
+    const col_parallel p = {&tasks, 0, false};
+    snprintf(what, sizeof what, "shuffled tasks, %u workers (seed %llu)", workers[k],
+             (unsigned long long)sys.seed);
+    bad = one(boxes, touch, &p, &sys, sequential, sequential_stats, got, what);
+    if (bad) return bad;
+  }
+  /* A system that fails (in its first, second or third call, having run none or all of that
+   * call's tasks): COL_ERR_TASKS with the list empty; with the fallback (by the seed), the
+   * exact list. */
+  const bool fallback = (seed >> 33 & 1) != 0;
+  shuffled sys = {seed, true, (uint32_t)(seed >> 8) % 3u, (seed >> 16 & 1) != 0, 0, false};
+  const col_task_system tasks = {shuffled_run, &sys, workers[(seed >> 24) % 3]};
+  const col_parallel p = {&tasks, 0, fallback};
+  snprintf(what, sizeof what, "tasks failing in call %u having run %s, %u workers%s", sys.fail_on,
+           sys.run_then_fail ? "all" : "none", tasks.workers, fallback ? ", fallback allowed" : "");
+  bad = one(boxes, touch, &p, &sys, sequential, sequential_stats, got, what);
+  if (bad) return bad;
+  return NULL;
+}

@@ -1,0 +1,143 @@
+"""The parallel sweep and prune's section of results/REPORT.md (called by report.py): speedup
+over one thread and efficiency per scene, size and thread count, the targets, the cost of the
+parallel entry on one thread, and what Amdahl's law predicts for more cores.
+
+The rows are broadphase/sap-par/<backend>/<scene>/<N>/threads:<T> (collide's own pool of T
+threads) and broadphase/sap-par/<backend>/<scene>/<N>/sequential (col_broadphase_pairs on the
+same boxes, run just before threads:1); bench/bench_parallel.c."""
+
+from report_util import fmt, times, verdict
+
+# (scene, N, threads, least speedup over one thread)
+PARALLEL_TARGETS = [
+    ("uniform", 1048576, 2, 1.8),
+    ("boxprune3d", 100000, 2, 1.7),
+    ("boxprune2d", 100000, 2, 1.7),
+    ("boxprune3d", 10000, 2, 1.3),
+]
+# One thread through the parallel entry: at most this much slower than the sequential call.
+ENTRY_LIMIT = 0.03
+PREDICT_CORES = (8, 32)
+
+
+def parallel_rows(data):
+    """{(backend, scene, N): {T: seconds per run, 0: the sequential call}} from one run."""
+    rows = {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred") or b.get("run_type") == "aggregate":
+            continue
+        parts = b.get("run_name", b["name"]).split("/")
+        if len(parts) != 6 or parts[:2] != ["broadphase", "sap-par"]:
+            continue
+        _, _, backend, scene, n, last = parts
+        if last == "sequential":
+            threads = 0
+        elif last.startswith("threads:"):
+            threads = int(last[len("threads:"):])
+        else:
+            continue
+        unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}.get(b.get("time_unit"), 1e-9)
+        rows.setdefault((backend, scene, int(n)), {})[threads] = b["real_time"] * unit
+    return rows
+
+
+def speedup_of(by_t, threads):
+    one, t = by_t.get(1), by_t.get(threads)
+    return None if one is None or t is None or t <= 0 else one / t
+
+
+def serial_fraction(speedup, threads):
+    """The serial fraction that explains a measured speedup on `threads` under Amdahl's law
+    (the Karp-Flatt metric): e = (1/S - 1/T) / (1 - 1/T)."""
+    if speedup is None or threads < 2 or speedup <= 0:
+        return None
+    return (1.0 / speedup - 1.0 / threads) / (1.0 - 1.0 / threads)
+
+
+def amdahl(fraction, cores):
+    return None if fraction is None else 1.0 / (fraction + (1.0 - fraction) / cores)
+
+
+def parallel_section(data):
+    rows = parallel_rows(data)
+    if not rows:
+        return []
+    lines = [
+        "### Parallel sweep and prune",
+        "",
+        "`col_broadphase_pairs_parallel` on collide's own thread pool of T threads (the calling "
+        "thread is one of them), against the same call on one thread; `sequential` is "
+        "`col_broadphase_pairs(COL_BROADPHASE_SAP, ...)` on the same boxes, timed just before. "
+        "Speedup = time on one thread ÷ time on T; efficiency = speedup ÷ T. The rows of one "
+        "size run one after another, so that a change in the machine's load between sizes does not "
+        "enter their ratios.",
+        "",
+        "| scene | N | backend | sequential ms | " + " | ".join(
+            f"{t} thread{'s' if t > 1 else ''}" for t in sorted({t for r in rows.values() for t in r if t > 0}))
+        + " |",
+    ]
+    counts = sorted({t for r in rows.values() for t in r if t > 0})
+    lines.append("|---" * (4 + len(counts)) + "|")
+    for (backend, scene, n), by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+        cells = []
+        for t in counts:
+            if t not in by_t:
+                cells.append("–")
+            elif t == 1:
+                cells.append(f"{fmt(by_t[1] * 1e3, 3)} ms")
+            else:
+                s = speedup_of(by_t, t)
+                cells.append(f"{times(s)} ({fmt(s / t if s else None, 2)} eff.)")
+        seq = by_t.get(0)
+        lines.append(f"| {scene} | {n} | {backend} | {fmt(seq * 1e3 if seq else None, 3)} | "
+                     + " | ".join(cells) + " |")
+    lines += ["", "(The one-thread column is its time per run; the others, the speedup over it "
+              "and the efficiency.)", ""]
+
+    def best(scene, n, pick):
+        """The backend rows of one scene and size, the one `pick` prefers (the default backend
+        comes first in a default run: there is only one)."""
+        found = [(b, by_t) for (b, s, m), by_t in rows.items() if s == scene and m == n]
+        return max(found, key=pick) if found else (None, {})
+
+    lines += ["Targets:", "", "| scene | N | target | measured | |", "|---|---|---|---|---|"]
+    for scene, n, threads, need in PARALLEL_TARGETS:
+        backend, by_t = best(scene, n, lambda r: speedup_of(r[1], threads) or 0.0)
+        got = speedup_of(by_t, threads)
+        lines.append(f"| {scene} | {n} | ≥ {need:g}x with {threads} threads over 1 | "
+                     f"{times(got)}{f' ({backend})' if backend else ''} | "
+                     f"{verdict(got, got is not None and got >= need)} |")
+    for (backend, scene, n), by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2])):
+        seq, one = by_t.get(0), by_t.get(1)
+        over = None if seq is None or one is None or seq <= 0 else one / seq - 1.0
+        text = "–" if over is None else f"{100 * over:+.1f}%"
+        lines.append(f"| {scene} | {n} | 1 thread through the parallel entry ≤ {100 * ENTRY_LIMIT:g}% "
+                     f"slower than the sequential call ({backend}) | {text} | "
+                     f"{verdict(over, over is not None and over <= ENTRY_LIMIT)} |")
+    lines.append("")
+
+    lines += [
+        "Amdahl's law: the serial fraction e that explains each measured speedup on the most "
+        "threads measured (e = (1/S - 1/T) / (1 - 1/T)), and the speedup it predicts on more "
+        "cores, 1 / (e + (1 - e) / P). It assumes the parallel part keeps scaling and memory "
+        "bandwidth does not run out, so it is an upper bound on what more cores give.",
+        "",
+        "| scene | N | backend | threads | speedup | serial fraction | "
+        + " | ".join(f"predicted on {p} cores" for p in PREDICT_CORES) + " |",
+        "|---" * (6 + len(PREDICT_CORES)) + "|",
+    ]
+    for (backend, scene, n), by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+        most = max((t for t in by_t if t > 1), default=None)
+        if most is None:
+            continue
+        s = speedup_of(by_t, most)
+        e = serial_fraction(s, most)
+        if e is not None and e >= 1.0:  # no speedup: nothing to extrapolate
+            e_text, predicted = "– (no speedup)", ["–"] * len(PREDICT_CORES)
+        else:
+            e_text = "–" if e is None else f"{100 * max(e, 0.0):.1f}%"
+            predicted = [times(amdahl(max(e, 0.0), p) if e is not None else None) for p in PREDICT_CORES]
+        lines.append(f"| {scene} | {n} | {backend} | {most} | {times(s)} | {e_text} | "
+                     + " | ".join(predicted) + " |")
+    lines.append("")
+    return lines
