@@ -27,8 +27,11 @@ TARGETS = [
     (r"core/src/circle\.c$", ["circle", "args", "sim"]),
     (r"core/src/circle", ["circle", "sim"]),
     (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
-    (r"core/src/broadphase/(bipartite|cache)\.[ch]$", ["broadphase", "args"]),
-    (r"core/src/broadphase/cache_(sap|sap_order|frame)\.c$", ["broadphase"]),  # the simulations use no cache
+    (r"core/src/broadphase/bipartite\.c$", ["broadphase", "args"]),
+    (r"core/src/broadphase/cache\.[ch]$", ["cache", "broadphase", "args"]),
+    (r"core/src/broadphase/cache_frame\.c$", ["cache", "broadphase"]),  # the simulations use no cache
+    (r"core/src/broadphase/cache_(sap|sap_order)\.c$", ["broadphase", "cache"]),
+    (r"core/src/broadphase/tree\.c$", ["cache", "broadphase", "sim"]),
     (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
     (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
     (r"core/src/broadphase/", ["broadphase", "sim"]),
