@@ -54,6 +54,8 @@ NOT_MUTATED = [
      "so far (the seeded-bug self-test breaks avx2.c and avx512.c)"),
     (r"core/src/(backend|cpu)\.c$|core/src/backend\.h$",
      "the backend table, its registry and the CPU tests; not in the sample so far"),
+    (r"core/src/validate\.h$", "the structure checks' switch and their failure report (only in the "
+     "unit-test, sanitizer and fuzzing builds: they check the library, they are not it)"),
     (r"core/src/broadphase/broadphase\.h$|core/src/sim_internal\.h$",
      "shared declarations and helpers of the broadphases / simulations; not in the sample so far"),
 ]
