@@ -63,8 +63,23 @@ static void chain(unsigned dims, uint8_t flags, unsigned n, uint8_t fail_frame, 
   save(&e, name);
 }
 
+/* The shortest inputs run first when a corpus loads: the first tree a single leaf (box 1 NaN),
+ * which box 0 then leaves (teleported); the rest from the generator. */
+static void first_leaf(unsigned dims) {
+  enc e = {.n = 0};
+  header(&e, (uint8_t)(dims == 3), 0, 0, 0, 0);
+  for (unsigned i = 0; i < 2; i++)
+    for (unsigned k = 0; k < 2 * dims; k++)
+      putf(&e, i == 1 && k == 0 ? NAN : k < dims ? 0.0f : 1.0f);
+  put8(&e, 1), put8(&e, 0), put8(&e, 0);
+  char name[32];
+  snprintf(name, sizeof name, "first-leaf-%uD", dims);
+  save(&e, name);
+}
+
 void seeds_write(void) {
   char name[64];
+  first_leaf(2), first_leaf(3);
   for (unsigned dims = 2; dims <= 3; dims++) {
     const unsigned counts[] = {2, 3, 5, 12};
     for (unsigned c = 0; c < 4; c++)
