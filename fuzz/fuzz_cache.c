@@ -6,11 +6,11 @@
  * of count would rebuild everything) and added again, so that nodes are freed and reused.
  * Input: mode byte (bit 0: 3D; bit 1: the open touch rule; bit 2: the moved boxes listed
  * (col_broadphase_cache_update_moved) instead of found by comparison; bit 3: the kept sweep and
- * prune instead of the tree; bit 4: the deep chain; bit 5: one allocation failing; bits 6-7:
- * how far a teleport goes), n byte (2..12 boxes; the chain 130..193), frames byte (8..64; the
- * chain 3..10), the failing allocation's frame and index bytes; the boxes (tagged floats; the
- * chain: a step and a centre); then per frame an action count (0..4) and its actions (box
- * byte, operation byte, operands). Exhausted input is continued by a generator seeded by the
+ * prune instead of the tree; bit 4 with the n byte's top bit: the deep chain; bit 5: one allocation
+ * failing; bits 6-7: how far a teleport goes), n byte (2..12 boxes; the chain 130..193), frames
+ * byte (8..64; the chain 3..6), the failing allocation's frame and index bytes; the boxes (tagged
+ * floats; the chain: a step and a centre); then per frame an action count (0..4) and its actions
+ * (box byte, operation byte, operands). Exhausted input is continued by a generator seeded by the
  * input's length. The format in detail: fuzz/README.md. */
 #include "fuzz_common.h"
 
@@ -159,13 +159,16 @@ static void act(scene *s, source *src, float far) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   source src = {{data, size}, size * SPLITMIX64_GAMMA};
   const uint8_t mode = next(&src);
-  const bool deep = mode & 16, listed = mode & 4, starve = mode & 32;
+  const bool listed = mode & 4, starve = mode & 32;
   const col_touch touch = mode & 2 ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
   const float far = (const float[]){1024.0f, 1e6f, 1e30f, 3e38f}[mode >> 6];
   scene s = {.dims = mode & 1 ? 3 : 2};
   const uint8_t n_byte = next(&src), frames_byte = next(&src);
+  /* The chain costs a hundred times a few boxes (its pairs grow with the square of its
+   * length): one input in four. */
+  const bool deep = (mode & 16) && (n_byte & 128);
   s.n = deep ? CHAIN_MIN + n_byte % 64u : 2 + n_byte % 11u;
-  const int frames = deep ? 3 + frames_byte % 8 : 8 + frames_byte % 57;
+  const int frames = deep ? 3 + frames_byte % 4 : 8 + frames_byte % 57;
   const int fail_frame = next(&src) % frames;
   const unsigned fail_at = next(&src) % 32u;
   for (int k = 0; k < 6; k++) {
@@ -215,8 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* Listed too: a repeat, and a box that did not move (both allowed). */
     if (listed_count > 0 && (frame & 1)) list[listed_count++] = list[0];
     if (!s.moved[(size_t)frame % s.n]) list[listed_count++] = (uint32_t)((size_t)frame % s.n);
-    brute(&s, usable, touch, &want);
-    col_pairs_sort(&want);
+    brute(&s, usable, touch, &want); /* in (a, b) order already */
     /* With an allocation failing: COL_ERR_MEMORY with the list empty and the cache reset (the
      * same update again gives the exact pairs), or the exact pairs if it was not needed. */
     for (int again = 0; again < 2; again++) {

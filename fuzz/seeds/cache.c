@@ -49,17 +49,16 @@ static void churn(unsigned dims, uint8_t flags, unsigned n, bool lonely, const c
 
 /* The chain: frame 0 empty, frame 1 the nested boxes inserted one by one, frame 2 the
  * innermost shrunk (looked up through the whole chain, the larger stack allocated first),
- * frame 3 an outer box teleported and back (reinsertions), frame 4 four more teleported. */
+ * frame 3 an outer box teleported and one sent back (reinserted: the periodic rebuild). */
 static void chain(unsigned dims, uint8_t flags, unsigned n, uint8_t fail_frame, uint8_t fail_at,
                   const char *name) {
   enc e = {.n = 0};
-  header(&e, (uint8_t)((dims == 3) | DEEP | flags), (uint8_t)(n - 130), 2, fail_frame, fail_at);
+  header(&e, (uint8_t)((dims == 3) | DEEP | flags), (uint8_t)(128 | (n - 130)), 1, fail_frame,
+         fail_at);
   putf(&e, 0.25f);
   for (int k = 0; k < 3; k++) putf(&e, 0.0f);
   put8(&e, 1), put8(&e, (uint8_t)(n - 1)), put8(&e, 4);                /* frame 2 */
   put8(&e, 2), put8(&e, 5), put8(&e, 0), put8(&e, 9), put8(&e, 1 | 8); /* frame 3 */
-  put8(&e, 4);                                                         /* frame 4 */
-  for (unsigned k = 0; k < 4; k++) put8(&e, (uint8_t)(20 + k)), put8(&e, 8);
   save(&e, name);
 }
 
