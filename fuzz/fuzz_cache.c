@@ -45,11 +45,11 @@ typedef struct {
   bool *moved;
 } scene;
 
-/* Whether each box is free of NaN (box i pairs with nothing otherwise), into usable. */
+/* Whether each box is free of NaN on its axes (box i pairs with nothing otherwise). */
 FZ_ORACLE static void find_usable(const scene *s, bool *usable) {
   for (size_t i = 0; i < s->n; i++) {
     usable[i] = true;
-    for (int k = 0; k < 6; k++) usable[i] &= s->v[k][i] == s->v[k][i];
+    for (int k = 0; k < 6; k++) usable[i] &= k % 3 >= (int)s->dims || s->v[k][i] == s->v[k][i];
   }
 }
 
@@ -184,6 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!(step > 0x1p-8f && step < 0x1p16f)) step = 0.25f;
     float c[3];
     for (int k = 0; k < 3; k++) c[k] = next_float(&src) * 64.0f;
+    if (s.dims == 2) c[2] = 0.0f; /* read all the same: one layout for both */
     for (size_t i = 0; i < s.n; i++)
       for (int k = 0; k < 3; k++) {
         const float h = k < (int)s.dims ? (float)(s.n - i) * step : 0.0f;
