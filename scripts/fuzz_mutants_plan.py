@@ -27,11 +27,15 @@ TARGETS = [
     (r"core/src/circle\.c$", ["circle", "args", "sim"]),
     (r"core/src/circle", ["circle", "sim"]),
     (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
-    (r"core/src/broadphase/(bipartite|cache)\.[ch]$", ["broadphase", "args"]),
-    (r"core/src/broadphase/cache_(sap|sap_order|frame)\.c$", ["broadphase"]),  # the simulations use no cache
+    (r"core/src/broadphase/bipartite\.c$", ["broadphase", "args"]),
+    (r"core/src/broadphase/cache\.[ch]$", ["cache", "broadphase", "args"]),
+    (r"core/src/broadphase/cache_frame\.c$", ["cache", "broadphase"]),  # the simulations use no cache
+    (r"core/src/broadphase/cache_(sap|sap_order)\.c$", ["broadphase", "cache"]),
+    (r"core/src/broadphase/tree\.c$", ["cache", "broadphase", "sim"]),
     (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
     (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
     (r"core/src/broadphase/", ["broadphase", "sim"]),
+    (r"core/src/parallel/", ["broadphase"]),  # the thread pool: the broadphase target runs it
     (r"core/src/simd/simd_aabb\.h$", ["aabb", "broadphase"]),
     (r"core/src/simd/simd_sap\.h$", ["broadphase"]),
     (r"core/src/simd/simd_mtd\.h$", ["mtd"]),
@@ -51,6 +55,8 @@ NOT_MUTATED = [
      "so far (the seeded-bug self-test breaks avx2.c and avx512.c)"),
     (r"core/src/(backend|cpu)\.c$|core/src/backend\.h$",
      "the backend table, its registry and the CPU tests; not in the sample so far"),
+    (r"core/src/validate\.h$", "the structure checks' switch and their failure report (only in the "
+     "unit-test, sanitizer and fuzzing builds: they check the library, they are not it)"),
     (r"core/src/broadphase/broadphase\.h$|core/src/sim_internal\.h$",
      "shared declarations and helpers of the broadphases / simulations; not in the sample so far"),
 ]

@@ -50,4 +50,11 @@ void seeds_write(void) {
       {1e30f, 1e30f, 1e30f, -1e30f, -1e30f, 1e30f, 1e30f, 0, -1e30f, 0, 255, 0},
   };
   circle_file("specials", specials, 4);
+  /* Centres 1e-23 apart: the normal's squared length underflows to zero (no normal), while
+   * the relative speed times that offset does not; nothing may change. */
+  const circle_pair near[2] = {
+      {0, 0, 1, 1e-23f, 0, 1, 0, 0, -3e38f, 0, 3, 3},
+      {0, 0, 1, 0, -2e-23f, 1, 0, 1e38f, 0, 5, 3, 200},
+  };
+  circle_file("no-normal", near, 2);
 }
