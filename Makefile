@@ -71,6 +71,8 @@ VALIDATE_FLAGS = $(if $(filter 1,$(VALIDATE)),-DCOL_VALIDATE)
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
 LDFLAGS_EXTRA = -fsanitize=$(SANITIZERS)
+# A peer library's own leaks (bench/peers/lsan.supp says which and why) do not fail the run.
+export LSAN_OPTIONS := $(if $(LSAN_OPTIONS),$(LSAN_OPTIONS):)suppressions=$(CURDIR)/bench/peers/lsan.supp
 else ifeq ($(SANITIZE),thread)
 ALL_CFLAGS = $(CFLAGS) $(TSAN_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
 LDFLAGS_EXTRA = -fsanitize=thread
