@@ -11,6 +11,7 @@
  * (2D) or 6 (3D) floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the
  * remaining boxes come from a generator seeded by the input length: small boxes in a 1000-wide
  * world. */
+#include "broadphase/oracle.h"
 #include "broadphase/parallel.h"
 #include "broadphase/starved.h"
 #include "fuzz_common.h"
@@ -56,57 +57,10 @@ static void print_pairs(const char *label, const col_pairs *p) {
   fputs(p->count > 64 ? " ...\n" : "\n", stderr);
 }
 
-/* The pair set by a method independent of the library's algorithms: sort the NaN-free boxes
- * on min x, then each box against the later ones while their min x reaches its max x (for an
- * overlapping pair the box sorted first always satisfies that, whatever the boxes' shapes),
- * each pair decided by the public single-pair rule. */
-typedef struct {
-  float min_x;
-  uint32_t index;
-} entry;
-
-FZ_ORACLE static int by_min_x(const void *p, const void *q) {
-  const float a = ((const entry *)p)->min_x, b = ((const entry *)q)->min_x;
-  if (a != b) return a < b ? -1 : 1;
-  return ((const entry *)p)->index < ((const entry *)q)->index ? -1 : 1;
-}
-
 FZ_ORACLE static int by_pair(const void *p, const void *q) {
   const col_pair *a = p, *b = q;
   if (a->a != b->a) return a->a < b->a ? -1 : 1;
   return a->b < b->b ? -1 : a->b > b->b;
-}
-
-FZ_ORACLE static col_aabb3 box_at(const col_boxes *s, size_t i) {
-  const bool three = s->dims == 3;
-  return (col_aabb3){{s->min[0][i], s->min[1][i], three ? s->min[2][i] : 0.0f},
-                     {s->max[0][i], s->max[1][i], three ? s->max[2][i] : 0.0f}};
-}
-
-FZ_ORACLE static bool rule(const col_boxes *s, col_aabb3 a, col_aabb3 b, col_touch touch) {
-  if (s->dims == 3) return col_aabb3_overlap(a, b, touch);
-  return col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
-                           (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
-}
-
-FZ_ORACLE static void oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
-  entry *e = fz_alloc(s->count * sizeof *e);
-  size_t m = 0;
-  for (size_t i = 0; i < s->count; i++)
-    if (s->min[0][i] == s->min[0][i]) e[m++] = (entry){s->min[0][i], (uint32_t)i};
-  qsort(e, m, sizeof *e, by_min_x);
-  out->count = 0;
-  for (size_t r = 0; r < m; r++) {
-    const col_aabb3 a = box_at(s, e[r].index);
-    for (size_t j = r + 1; j < m; j++) {
-      if (touch == COL_TOUCH_SEPARATES ? !(e[j].min_x < a.max.x) : !(e[j].min_x <= a.max.x)) break;
-      if (rule(s, a, box_at(s, e[j].index), touch) &&
-          col_pairs_push(out, e[r].index, e[j].index) != COL_OK)
-        abort();
-    }
-  }
-  free(e);
-  col_pairs_sort(out);
 }
 
 /* The pairs of x that y lacks (both sorted): counted, the first 16 printed after `what`, their
@@ -219,10 +173,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * its working memory is reused (fresh allocations for each run were a quarter of the time
    * under the sanitizers: page faults and fill patterns), and reuse gets fuzzed too. */
   static col_pairs got;
-  oracle(&boxes, touch, &want);
+  fb_oracle(&boxes, touch, &want);
   while (want.count > PAIR_BUDGET) {
     boxes.count /= 2;
-    oracle(&boxes, touch, &want);
+    fb_oracle(&boxes, touch, &want);
   }
   const char *names[FZ_MAX_BACKENDS];
   const size_t nb = fz_backends(
@@ -388,7 +342,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
       for (size_t i = 0; i < boxes.count; i += 13) list[listed_count++] = (uint32_t)i;
     }
-    if (frame > 0) oracle(&boxes, touch, &want);
+    if (frame > 0) fb_oracle(&boxes, touch, &want);
     /* With an allocation failing (one frame of a starved input): COL_ERR_MEMORY with the list
      * empty and the cache reset, so the same update again gives the exact pairs. */
     const bool starved = starve && frame == (int)(pick >> 12) % 3;
