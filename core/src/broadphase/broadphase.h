@@ -229,6 +229,32 @@ col_status col__sap_sweep_cells(col__bp *bp, const col__sap_dealt *d, int from, 
 /* The same for every cell, split into tasks run on bp->par's task system and joined in cell
  * order (sap_par.c): the sequential call's pairs in its order. */
 col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx);
+/* A box's cells in the deal's span word (sap_grid.c): the flag of a box over more than two
+ * cells on an axis, and such a box counted into count[cell] cell by cell (returns its copies). */
+#define COL__SAP_WIDE 0x80000000u
+size_t col__sap_count_wide(uint32_t w, int kz, size_t *count);
+/* The deal into cells split into tasks over ranges of the sorted order (sap_deal.c): what the
+ * tasks share. fills: `tasks` arrays of k + kz + 1 entries; slot: the places, with a spare
+ * place per task after the one at `total`. */
+typedef struct col__sap_deal_plan {
+  const uint32_t *order, *span;
+  size_t m;
+  unsigned dims;
+  bool avx2;
+  int k, kz;
+  const size_t *count, *base;
+  size_t total;
+  size_t *fills;
+  uint64_t *slot;
+  size_t tasks;
+} col__sap_deal_plan;
+/* How many tasks a deal of m boxes takes on bp's task system (0 or 1: the sequential deal). */
+size_t col__sap_deal_tasks(const col__bp *bp, size_t m);
+/* Every box into its cells by the tasks: the sequential deal's places, place for place. */
+col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *plan);
+/* Boxes order[from, to) dealt with their own fill; unneeded copies go to slot[spare]. */
+void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, size_t *fill,
+                         size_t spare);
 /* The task system a col_parallel names (its own, or the built-in pool's): COL_ERR_TASKS when
  * the built-in pool cannot be created. */
 col_status col__par_tasks(const col_parallel *par, col_task_system *out);
