@@ -217,6 +217,11 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
  * in the passes' AVX2 build when avx2. */
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch);
+/* The sort of col__bp_sort_x_surveyed as tasks on bp->par's task system (sap_sort_par.c), the
+ * same order and count in *m; *m = SIZE_MAX when it is not taken (no task system of two
+ * workers or more, a small input, no finite spread of min x): then sort as usual. */
+col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t *order,
+                             uint32_t *keys, uint32_t *scratch, size_t *m);
 /* The sweep of sweep and prune over `order`: every box without NaN (m of them), sorted on min
  * x, the boxes' survey sv, the passes' build avx2; `idx` has room for m indices. Its working
  * memory is kept in the pair list (COL_ERR_MEMORY). */

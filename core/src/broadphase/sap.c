@@ -34,7 +34,11 @@ col_status col__bp_sap(col__bp *bp) {
   const bool avx2 = col__bp_avx2_passes(bp);
   col__survey sv;
   col__sap_survey(bp->boxes, avx2, &sv);
-  const size_t m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
+  /* A parallel call sorts large inputs as tasks (sap_sort_par.c), with the same result. */
+  size_t m;
+  const col_status st = col__sap_par_sort(bp, &sv, order, keys, scratch, &m);
+  if (st != COL_OK) return st;
+  if (m == SIZE_MAX) m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
   return col__bp_sap_sweep(bp, &sv, avx2, order, m, idx);
 }
 
