@@ -166,6 +166,25 @@ typedef struct col__survey {
   bool x_spread, maybe_nan;
 } col__survey;
 void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *out);
+/* The survey goes by chunks of COL__SURVEY_CHUNK boxes, each summed on its own and the parts
+ * folded in chunk order, so that a parallel call (sap_sort_par.c), surveying chunks as tasks,
+ * gets the same bits. A chunk's part: the survey's fields before the fold. */
+#define COL__SURVEY_CHUNK 4096
+typedef struct col__survey_part {
+  float lo[2], hi[2];
+  double size[2];
+  bool bad[2];
+  bool inverted, odd;
+  float x_lo, x_hi;
+} col__survey_part;
+void col__sap_survey_chunks(const col_boxes *boxes, bool avx2, size_t from, size_t to,
+                            col__survey_part *part);
+void col__sap_survey_fold(const col_boxes *boxes, const col__survey_part *part, size_t chunks,
+                          col__survey *s);
+/* The survey as tasks over ranges of chunks, parts in `part` (one per chunk); false when it is
+ * not taken (no task system of two workers or more, one chunk): then col__sap_survey. */
+col_status col__sap_par_survey(const col__bp *bp, bool avx2, col__survey_part *part, col__survey *s,
+                               bool *taken);
 
 /* One cell's arrays for its sweep (work slot 1 once the deal is done): min and max per axis,
  * id and tag, each `widest` entries rounded up to a cache line. */

@@ -160,3 +160,35 @@ col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t 
   *m = at;
   return COL_OK;
 }
+
+typedef struct survey_job {
+  const col_boxes *boxes;
+  bool avx2;
+  size_t chunks, tasks;
+  col__survey_part *part;
+} survey_job;
+
+static void survey_task(void *context, uint32_t t) {
+  const survey_job *j = context;
+  const size_t from = range_at(j->chunks, t, j->tasks), to = range_at(j->chunks, t + 1, j->tasks);
+  col__sap_survey_chunks(j->boxes, j->avx2, from, to, j->part + from);
+}
+
+col_status col__sap_par_survey(const col__bp *bp, bool avx2, col__survey_part *part, col__survey *s,
+                               bool *taken) {
+  const size_t chunks = (bp->boxes->count + COL__SURVEY_CHUNK - 1) / COL__SURVEY_CHUNK;
+  col_task_system ts;
+  *taken = false;
+  if (bp->par == NULL || chunks < 2) return COL_OK;
+  if (col__par_tasks(bp->par, &ts) != COL_OK || ts.workers <= 1) return COL_OK;
+  size_t tasks = (size_t)ts.workers * 2;
+  if (tasks > chunks) tasks = chunks;
+  survey_job j = {bp->boxes, avx2, chunks, tasks, part};
+  if (!ts.run(ts.user, survey_task, &j, (uint32_t)tasks)) {
+    if (!bp->par->allow_sequential_fallback) return COL_ERR_TASKS;
+    for (size_t t = 0; t < tasks; t++) survey_task(&j, (uint32_t)t);
+  }
+  col__sap_survey_fold(bp->boxes, part, chunks, s);
+  *taken = true;
+  return COL_OK;
+}
