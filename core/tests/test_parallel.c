@@ -75,13 +75,14 @@ static void expect_same(const col_pairs *got, const col_pairs *want, const col_b
 }
 
 /* Every scene, 2D and 3D, both touch rules, against every task system given. */
-static void compare_all(const col_parallel *par, const char *name, test_tasks *counted) {
+static void compare_sized(const col_parallel *par, const char *name, test_tasks *counted, size_t n2,
+                          size_t n3) {
   uint64_t rng = 0x5eed;
   col_pairs want = {0}, got = {0};
   for (unsigned dims = 2; dims <= 3; dims++)
     for (int scene = 0; scene < PAR_SCENES; scene++)
       for (int touch = 0; touch < 2; touch++) {
-        box_set s = set_make(dims == 2 ? 3000 : 2000, dims);
+        box_set s = set_make(dims == 2 ? n2 : n3, dims);
         par_fill(&s, (enum par_scene)scene, &rng);
         const col_touch t = touch ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
         col_broadphase_stats ws, gs;
@@ -97,6 +98,23 @@ static void compare_all(const col_parallel *par, const char *name, test_tasks *c
       }
   col_pairs_free(&want);
   col_pairs_free(&got);
+}
+
+static void compare_all(const col_parallel *par, const char *name, test_tasks *counted) {
+  compare_sized(par, name, counted, 3000, 2000);
+}
+
+/* Past two survey chunks (COL__SURVEY_CHUNK, 4,096 boxes) the survey runs as tasks too. */
+Test(parallel, same_pairs_and_order_past_two_survey_chunks) {
+  const uint32_t workers[] = {2, 3, 7};
+  for (size_t w = 0; w < 3; w++) {
+    test_tasks tt = {1, 7 + w, 0, 0};
+    const col_task_system ts = {run_test_tasks, &tt, workers[w]};
+    const col_parallel par = {&ts, 0, false};
+    char name[48];
+    snprintf(name, sizeof name, "shuffled, %u workers, large", workers[w]);
+    compare_sized(&par, name, &tt, 30000, 20000);
+  }
 }
 
 Test(parallel, same_pairs_and_order_on_calling_thread) {

@@ -182,6 +182,25 @@ typedef struct col__survey {
   bool x_spread, maybe_nan;
 } col__survey;
 void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *out);
+/* The survey goes by chunks of COL__SURVEY_CHUNK boxes, each summed on its own and the parts
+ * folded in chunk order, so that a parallel call (sap_sort_par.c), surveying chunks as tasks,
+ * gets the same bits. A chunk's part: the survey's fields before the fold. */
+#define COL__SURVEY_CHUNK 4096
+typedef struct col__survey_part {
+  float lo[2], hi[2];
+  double size[2];
+  bool bad[2];
+  bool inverted, odd;
+  float x_lo, x_hi;
+} col__survey_part;
+void col__sap_survey_chunks(const col_boxes *boxes, bool avx2, size_t from, size_t to,
+                            col__survey_part *part);
+void col__sap_survey_fold(const col_boxes *boxes, const col__survey_part *part, size_t chunks,
+                          col__survey *s);
+/* The survey as tasks over ranges of chunks, parts in `part` (one per chunk); false when it is
+ * not taken (no task system of two workers or more, one chunk): then col__sap_survey. */
+col_status col__sap_par_survey(const col__bp *bp, bool avx2, col__survey_part *part, col__survey *s,
+                               bool *taken);
 
 /* One cell's arrays for its sweep (work slot 1 once the deal is done): min and max per axis,
  * id and tag, each `widest` entries rounded up to a cache line. */
@@ -233,6 +252,11 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
  * in the passes' AVX2 build when avx2. */
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch);
+/* The sort of col__bp_sort_x_surveyed as tasks on bp->par's task system (sap_sort_par.c), the
+ * same order and count in *m; *m = SIZE_MAX when it is not taken (no task system of two
+ * workers or more, a small input, no finite spread of min x): then sort as usual. */
+col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t *order,
+                             uint32_t *keys, uint32_t *scratch, size_t *m);
 /* The sweep of sweep and prune over `order`: every box without NaN (m of them), sorted on min
  * x, the boxes' survey sv, the passes' build avx2; `idx` has room for m indices. Its working
  * memory is kept in the pair list (COL_ERR_MEMORY). */
@@ -245,6 +269,32 @@ col_status col__sap_sweep_cells(col__bp *bp, const col__sap_dealt *d, int from, 
 /* The same for every cell, split into tasks run on bp->par's task system and joined in cell
  * order (sap_par.c): the sequential call's pairs in its order. */
 col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx);
+/* A box's cells in the deal's span word (sap_grid.c): the flag of a box over more than two
+ * cells on an axis, and such a box counted into count[cell] cell by cell (returns its copies). */
+#define COL__SAP_WIDE 0x80000000u
+size_t col__sap_count_wide(uint32_t w, int kz, size_t *count);
+/* The deal into cells split into tasks over ranges of the sorted order (sap_deal.c): what the
+ * tasks share. fills: `tasks` arrays of k + kz + 1 entries; slot: the places, with a spare
+ * place per task after the one at `total`. */
+typedef struct col__sap_deal_plan {
+  const uint32_t *order, *span;
+  size_t m;
+  unsigned dims;
+  bool avx2;
+  int k, kz;
+  const size_t *count, *base;
+  size_t total;
+  size_t *fills;
+  uint64_t *slot;
+  size_t tasks;
+} col__sap_deal_plan;
+/* How many tasks a deal of m boxes takes on bp's task system (0 or 1: the sequential deal). */
+size_t col__sap_deal_tasks(const col__bp *bp, size_t m);
+/* Every box into its cells by the tasks: the sequential deal's places, place for place. */
+col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *plan);
+/* Boxes order[from, to) dealt with their own fill; unneeded copies go to slot[spare]. */
+void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, size_t *fill,
+                         size_t spare);
 /* The task system a col_parallel names (its own, or the built-in pool's): COL_ERR_TASKS when
  * the built-in pool cannot be created. */
 col_status col__par_tasks(const col_parallel *par, col_task_system *out);

@@ -33,8 +33,18 @@ col_status col__bp_sap(col__bp *bp) {
   /* One survey for the sort and the deal. */
   const bool avx2 = col__bp_avx2_passes(bp);
   col__survey sv;
-  col__sap_survey(bp->boxes, avx2, &sv);
-  const size_t m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
+  /* A parallel call surveys chunks as tasks (sap_sort_par.c), its parts in the sort's
+   * scratch (free until the sort), with the same result. */
+  bool surveyed;
+  col_status st =
+      col__sap_par_survey(bp, avx2, (col__survey_part *)(void *)scratch, &sv, &surveyed);
+  if (st != COL_OK) return st;
+  if (!surveyed) col__sap_survey(bp->boxes, avx2, &sv);
+  /* A parallel call sorts large inputs as tasks (sap_sort_par.c), with the same result. */
+  size_t m;
+  st = col__sap_par_sort(bp, &sv, order, keys, scratch, &m);
+  if (st != COL_OK) return st;
+  if (m == SIZE_MAX) m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
   return col__bp_sap_sweep(bp, &sv, avx2, order, m, idx);
 }
 

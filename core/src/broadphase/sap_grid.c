@@ -86,16 +86,7 @@ COL__BP_INLINE void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
  * axis as its first cell c00 | dy << 16 | dz << 17 (dy, dz: 1 when it covers the next row,
  * the next layer); a wider one (rare: cells hold 1.5 or 2 mean extents) as y0 | y1 << 8 |
  * z0 << 16 | z1 << 24 | WIDE. */
-#define WIDE 0x80000000u
-
-/* A wide box counted cell by cell; returns its copies. */
-static size_t count_wide_box(uint32_t w, int kz, size_t *count) {
-  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
-  for (int y = y0; y <= y1; y++)
-    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
-  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
-}
+#define WIDE COL__SAP_WIDE
 
 /* Every box's cells in span[i] (as above; NaN or not: those are never dealt), and each cell's
  * boxes among those without NaN, which must be the boxes to sweep, in
@@ -149,7 +140,7 @@ COL__BP_INLINE bool count_cells(const col_boxes *b, const col__cells *c, size_t 
       if (narrow[q] != 0)
         tally[at[q]]++;
       else
-        copies += count_wide_box(w[q], kz, count);
+        copies += col__sap_count_wide(w[q], kz, count);
     }
   }
   for (; i < n; i++) {
@@ -165,7 +156,7 @@ COL__BP_INLINE bool count_cells(const col_boxes *b, const col__cells *c, size_t 
     if (dy < 2 && dz < 2)
       tally[(dy + 2 * dz) * (uint32_t)k + c00]++;
     else
-      copies += count_wide_box(w, kz, count);
+      copies += col__sap_count_wide(w, kz, count);
   }
   /* Shape s covers c00, c00 + kz when s & 1, c00 + 1 when s & 2, c00 + kz + 1 when s == 3. */
   const size_t *t0 = tally, *t1 = tally + k, *t2 = tally + 2 * k, *t3 = tally + 3 * k;
@@ -252,12 +243,15 @@ static __attribute__((noinline)) void deal_wide(uint32_t i, uint32_t w, int kz, 
       slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
 }
 
-COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span,
-                         int kz, size_t *fill, uint64_t *restrict slot, bool far) {
+/* own: a task's range with its own fill (sap_deal.c); unneeded copies go to its spare place, as
+ * a cell's next free place may be the next task's first. */
+COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t from, size_t to,
+                         const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot,
+                         bool far, bool own, size_t spare) {
   const size_t down = (size_t)kz;
-  for (size_t r = 0; r < m; r++) {
+  for (size_t r = from; r < to; r++) {
     const uint32_t i = order[r];
-    if (far && r + AHEAD < m) __builtin_prefetch(&span[order[r + AHEAD]]);
+    if (far && r + AHEAD < to) __builtin_prefetch(&span[order[r + AHEAD]]);
     const uint32_t w = span[i];
     if (__builtin_expect(w & WIDE, 0)) {
       deal_wide(i, w, kz, fill, slot);
@@ -268,35 +262,47 @@ COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t m, const u
     const size_t dy = w >> 16 & 1u, dz = w >> 17 & 1u;
     const size_t p0 = f[0], p1 = f[down];
     slot[p0] = i | (uint64_t)3u << 32, f[0] = p0 + 1;
-    slot[p1] = i | (uint64_t)2u << 32, f[down] = p1 + dy;
+    slot[own && !dy ? spare : p1] = i | (uint64_t)2u << 32, f[down] = p1 + dy;
     if (dims == 3) {
       const size_t p2 = f[1], p3 = f[down + 1];
-      slot[p2] = i | (uint64_t)1u << 32, f[1] = p2 + dz;
-      slot[p3] = i, f[down + 1] = p3 + (dy & dz);
+      slot[own && !dz ? spare : p2] = i | (uint64_t)1u << 32, f[1] = p2 + dz;
+      slot[own && !(dy & dz) ? spare : p3] = i, f[down + 1] = p3 + (dy & dz);
     }
   }
 }
 
-/* The deal for every box when there is a grid: its variants by dimension and distance. */
-COL__BP_INLINE void deal_all(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span,
-                             int kz, size_t *fill, uint64_t *restrict slot) {
-  if (dims == 3 && m > FAR)
-    deal(3, order, m, span, kz, fill, slot, true);
+/* The deal when there is a grid (own: as above): its variants by dimension and distance. */
+COL__BP_INLINE void deal_all(unsigned dims, const uint32_t *order, size_t from, size_t to, size_t m,
+                             const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot,
+                             bool own, size_t spare) {
+  if (own && dims == 3)
+    deal(3, order, from, to, span, kz, fill, slot, m > FAR, true, spare);
+  else if (own)
+    deal(2, order, from, to, span, kz, fill, slot, m > FAR, true, spare);
+  else if (dims == 3 && m > FAR)
+    deal(3, order, 0, m, span, kz, fill, slot, true, false, 0);
   else if (dims == 3)
-    deal(3, order, m, span, kz, fill, slot, false);
+    deal(3, order, 0, m, span, kz, fill, slot, false, false, 0);
   else if (m > FAR)
-    deal(2, order, m, span, kz, fill, slot, true);
+    deal(2, order, 0, m, span, kz, fill, slot, true, false, 0);
   else
-    deal(2, order, m, span, kz, fill, slot, false);
+    deal(2, order, 0, m, span, kz, fill, slot, false, false, 0);
 }
-static void deal_base(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span, int kz,
-                      size_t *fill, uint64_t *restrict slot) {
-  deal_all(dims, order, m, span, kz, fill, slot);
+static void deal_base(unsigned dims, const uint32_t *order, size_t from, size_t to, size_t m,
+                      const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot, bool own,
+                      size_t spare) {
+  deal_all(dims, order, from, to, m, span, kz, fill, slot, own, spare);
 }
-COL__AVX2_BUILD static void deal_avx2(unsigned dims, const uint32_t *order, size_t m,
-                                      const uint32_t *span, int kz, size_t *fill,
-                                      uint64_t *restrict slot) {
-  deal_all(dims, order, m, span, kz, fill, slot);
+COL__AVX2_BUILD static void deal_avx2(unsigned dims, const uint32_t *order, size_t from, size_t to,
+                                      size_t m, const uint32_t *span, int kz, size_t *fill,
+                                      uint64_t *restrict slot, bool own, size_t spare) {
+  deal_all(dims, order, from, to, m, span, kz, fill, slot, own, spare);
+}
+
+void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, size_t *fill,
+                         size_t spare) {
+  (p->avx2 ? deal_avx2 : deal_base)(p->dims, p->order, from, to, p->m, p->span, p->kz, fill,
+                                    p->slot, true, spare);
 }
 
 col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
@@ -307,15 +313,18 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   col__cells cells = {{0, 0}, {0, 0}, {1, 1}};
   /* Slot 1: every box's cells (4 bytes each); slot 2: the records, every box's and the
    * padding's; slot 3: per cell, its boxes, first position and next free position, then
-   * count_cells' tallies; slot 4: the places' ids and tags. */
+   * count_cells' tallies, then a parallel deal's fills (per task and cell); slot 4: the
+   * places' ids and tags, then a spare place (a parallel deal's: one per task). */
   const size_t span_bytes = 4 * n + 4, rec_bytes = (n + 1) * sizeof(col__sap_rec);
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
   if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
   bool grid = choose_cells(sv, dims, m, &cells);
   const int k = grid ? cells.count[0] * cells.count[1] : 1, kz = cells.count[1];
+  const size_t tasks = grid ? col__sap_deal_tasks(bp, m) : 0;
   /* fill reaches kz + 1 cells past the grid (deal: spare places) */
-  const size_t per = (size_t)k + (size_t)kz + 1, cell_bytes = (3 * per + 4 * k) * sizeof(size_t);
+  const size_t per = (size_t)k + (size_t)kz + 1;
+  const size_t cell_bytes = (3 * per + 4 * k + (tasks > 1 ? tasks * per : 0)) * sizeof(size_t);
   size_t *count = col__bp_work(bp, 3, cell_bytes);
   if (count == NULL) return COL_ERR_MEMORY;
   size_t *base = count + per, *fill = base + per;
@@ -329,7 +338,7 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
     base[c] = total, total += room, widest = room > widest ? room : widest;
   }
   base[used] = total;
-  const size_t place_bytes = (total + 1) * sizeof(uint64_t); /* and a spare place */
+  const size_t place_bytes = (total + 1 + (tasks > 1 ? tasks : 0)) * sizeof(uint64_t);
   uint64_t *slot = col__bp_work(bp, 4, place_bytes);
   if (slot == NULL) return COL_ERR_MEMORY;
   /* slot 1 then holds one cell's arrays for the sweep (sap.c) */
@@ -341,10 +350,17 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   memcpy(rec[n].box, &nan4, sizeof nan4), memcpy(rec[n].rest, &nan4, sizeof nan4);
   for (int c = 0; c < used; c++) fill[c] = base[c];
   for (int c = used; c <= used + kz; c++) fill[c] = total;
-  if (!grid)
+  if (!grid) {
     for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
-  else
-    (avx2 ? deal_avx2 : deal_base)(dims, order, m, span, kz, fill, slot);
+  } else if (tasks > 1) {
+    const col__sap_deal_plan plan = {
+        order, span, m, dims, avx2, k, kz, count, base, total, fill + per + 4 * (size_t)k,
+        slot,  tasks};
+    const col_status st = col__sap_par_deal(bp, &plan);
+    if (st != COL_OK) return st;
+  } else {
+    (avx2 ? deal_avx2 : deal_base)(dims, order, 0, m, m, span, kz, fill, slot, false, 0);
+  }
   /* The padding: the NaN record rec[n], tag 0. */
   for (int c = 0; c < used; c++)
     for (size_t p = base[c] + count[c]; p < base[c + 1]; p++) slot[p] = n;

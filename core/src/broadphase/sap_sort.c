@@ -8,8 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-/* One partitioned axis (y or z) of the survey (broadphase.h). */
-COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col__survey *s, int a) {
+/* One partitioned axis (y or z) of a chunk's survey (broadphase.h). */
+COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col__survey_part *s,
+                                int a) {
   const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
   col__f4 mn = inf, mx = ninf, sum = splat4(0.0f);
   col__i4 bad = {0, 0, 0, 0}, odd = {0, 0, 0, 0};
@@ -31,12 +32,12 @@ COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col_
     any_bad |= (l > h) | (l == -INFINITY) | (h == INFINITY), any_odd |= d != d;
     m0 = l < m0 ? l : m0, m1 = h > m1 ? h : m1, total += d == d ? d : 0.0f;
   }
-  s->lo[a] = m0, s->hi[a] = m1, s->ok[a] = !any_bad, s->size[a] = total;
-  s->maybe_nan |= any_odd;
+  s->lo[a] = m0, s->hi[a] = m1, s->bad[a] = any_bad, s->size[a] = total;
+  s->odd |= any_odd;
 }
 
 /* x: an inverted box, the range of the finite min x (NaN and infinities left out). */
-COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__survey *s) {
+COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__survey_part *s) {
   const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
   col__f4 mn = inf, mx = ninf;
   col__i4 inv = {0, 0, 0, 0}, odd = {0, 0, 0, 0};
@@ -56,27 +57,83 @@ COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__su
     inverted |= h < l, any_odd |= d != d;
     if (l > -INFINITY && l < INFINITY) a = l < a ? l : a, b = l > b ? l : b;
   }
-  s->x_inverted = inverted, s->maybe_nan |= any_odd;
-  s->x_lo = a, s->x_hi = b, s->x_spread = a < b && (double)b - a < (double)INFINITY;
+  s->inverted = inverted, s->odd |= any_odd;
+  s->x_lo = a, s->x_hi = b;
 }
 
-COL__BP_INLINE void survey_all(const col_boxes *boxes, col__survey *s) {
-  *s = (col__survey){{0, 0}, {0, 0}, {0, 0}, {true, true}, false, 0, 0, false, false};
+/* Chunks [from, to) of COL__SURVEY_CHUNK boxes, each into its part. */
+COL__BP_INLINE void survey_chunks(const col_boxes *boxes, size_t from, size_t to,
+                                  col__survey_part *part) {
   const size_t n = boxes->count;
-  survey_x(boxes->min[0], boxes->max[0], n, s);
-  for (int a = 0; a < (boxes->dims == 3 ? 2 : 1); a++)
-    survey_axis(boxes->min[1 + a], boxes->max[1 + a], n, s, a);
+  for (size_t c = from; c < to; c++) {
+    const size_t i = c * COL__SURVEY_CHUNK,
+                 len = n - i < COL__SURVEY_CHUNK ? n - i : COL__SURVEY_CHUNK;
+    col__survey_part *p = &part[c - from];
+    *p = (col__survey_part){{INFINITY, INFINITY},
+                            {-INFINITY, -INFINITY},
+                            {0, 0},
+                            {false, false},
+                            false,
+                            false,
+                            INFINITY,
+                            -INFINITY};
+    survey_x(boxes->min[0] + i, boxes->max[0] + i, len, p);
+    for (int a = 0; a < (boxes->dims == 3 ? 2 : 1); a++)
+      survey_axis(boxes->min[1 + a] + i, boxes->max[1 + a] + i, len, p, a);
+  }
 }
-static void survey_base(const col_boxes *boxes, col__survey *s) { survey_all(boxes, s); }
-COL__AVX2_BUILD static void survey_avx2(const col_boxes *boxes, col__survey *s) {
-  survey_all(boxes, s);
+static void chunks_base(const col_boxes *boxes, size_t from, size_t to, col__survey_part *part) {
+  survey_chunks(boxes, from, to, part);
+}
+COL__AVX2_BUILD static void chunks_avx2(const col_boxes *boxes, size_t from, size_t to,
+                                        col__survey_part *part) {
+  survey_chunks(boxes, from, to, part);
+}
+
+void col__sap_survey_chunks(const col_boxes *boxes, bool avx2, size_t from, size_t to,
+                            col__survey_part *part) {
+  (avx2 ? chunks_avx2 : chunks_base)(boxes, from, to, part);
+}
+
+/* Parts folded in chunk order (the sums' rounding is the same whoever surveyed the chunks). */
+static void fold_one(const col__survey_part *p, col__survey *s) {
+  for (int a = 0; a < 2; a++) {
+    s->lo[a] = p->lo[a] < s->lo[a] ? p->lo[a] : s->lo[a];
+    s->hi[a] = p->hi[a] > s->hi[a] ? p->hi[a] : s->hi[a];
+    s->size[a] += p->size[a], s->ok[a] &= !p->bad[a];
+  }
+  s->x_inverted |= p->inverted, s->maybe_nan |= p->odd;
+  s->x_lo = p->x_lo < s->x_lo ? p->x_lo : s->x_lo;
+  s->x_hi = p->x_hi > s->x_hi ? p->x_hi : s->x_hi;
+}
+
+void col__sap_survey_fold(const col_boxes *boxes, const col__survey_part *part, size_t chunks,
+                          col__survey *s) {
+  *s = (col__survey){{INFINITY, INFINITY},
+                     {-INFINITY, -INFINITY},
+                     {0, 0},
+                     {true, true},
+                     false,
+                     INFINITY,
+                     -INFINITY,
+                     false,
+                     false};
+  for (size_t c = 0; c < chunks; c++) fold_one(&part[c], s);
+  if (boxes->dims == 2) s->lo[1] = 0, s->hi[1] = 0; /* z: not surveyed in 2D */
+  s->x_spread = s->x_lo < s->x_hi && (double)s->x_hi - s->x_lo < (double)INFINITY;
 }
 
 void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *s) {
-  if (avx2)
-    survey_avx2(boxes, s);
-  else
-    survey_base(boxes, s);
+  /* Chunk by chunk, each folded as it comes: the parallel call's fold. */
+  const size_t chunks = (boxes->count + COL__SURVEY_CHUNK - 1) / COL__SURVEY_CHUNK;
+  col__survey_part part;
+  col__sap_survey_fold(boxes, NULL, 0, s);
+  for (size_t c = 0; c < chunks; c++) {
+    col__sap_survey_chunks(boxes, avx2, c, c + 1, &part);
+    fold_one(&part, s);
+  }
+  if (boxes->dims == 2) s->lo[1] = 0, s->hi[1] = 0;
+  s->x_spread = s->x_lo < s->x_hi && (double)s->x_hi - s->x_lo < (double)INFINITY;
 }
 
 /* Bucket sort on min x (32 boxes or more, with a finite spread): one bucket per box over the range,

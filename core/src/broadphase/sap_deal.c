@@ -1,0 +1,99 @@
+/* Sweep and prune's deal into cells (sap_grid.c) split into tasks, for the parallel call: each
+ * task takes a range of the sorted order and counts its boxes' places per cell; a prefix sum
+ * over (cell, task) then gives each task, in each cell, the place after the boxes of the tasks
+ * before it; each task writes its range there with a fill of its own. Within a cell the boxes
+ * of task 0 come first, then task 1's, each range in sorted order: the sequential deal's
+ * places, place for place, whatever the number of tasks or the order they run in. The tasks'
+ * fills live in the deal's work slot, so no call allocates once the slot has grown. */
+#include "broadphase.h"
+
+#include "../validate.h"
+
+#include <string.h>
+
+/* Boxes per task at least (below that the task's start costs about as much as its boxes), and
+ * tasks per worker (ranges cost about the same, but a loaded worker can fall behind). */
+enum { DEAL_MIN_BOXES = 512, DEAL_TASKS_PER_WORKER = 2, DEAL_MAX_TASKS = 64, AHEAD = 16 };
+
+/* A wide box counted cell by cell (here for both counts: sap_grid.c's, the tasks'); returns
+ * its copies. */
+size_t col__sap_count_wide(uint32_t w, int kz, size_t *count) {
+  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
+  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
+}
+
+size_t col__sap_deal_tasks(const col__bp *bp, size_t m) {
+  col_task_system ts;
+  if (bp->par == NULL || col__par_tasks(bp->par, &ts) != COL_OK || ts.workers <= 1) return 0;
+  size_t n = (size_t)ts.workers * DEAL_TASKS_PER_WORKER, most = m / DEAL_MIN_BOXES;
+  if (n > most) n = most;
+  return n > DEAL_MAX_TASKS ? DEAL_MAX_TASKS : n;
+}
+
+typedef struct deal_job {
+  const col__sap_deal_plan *p;
+  size_t per; /* entries per task's fill */
+} deal_job;
+
+static size_t range_at(const col__sap_deal_plan *p, size_t t) { return p->m * t / p->tasks; }
+
+/* Task t's places per cell, in its fill (the span word's format: sap_grid.c's count_cells). */
+static void count_task(void *context, uint32_t t) {
+  const deal_job *j = context;
+  const col__sap_deal_plan *p = j->p;
+  size_t *cnt = p->fills + t * j->per;
+  memset(cnt, 0, j->per * sizeof *cnt);
+  const size_t down = (size_t)p->kz, to = range_at(p, t + 1);
+  for (size_t r = range_at(p, t); r < to; r++) {
+    if (r + AHEAD < to) __builtin_prefetch(&p->span[p->order[r + AHEAD]]);
+    const uint32_t w = p->span[p->order[r]];
+    if (__builtin_expect(w & COL__SAP_WIDE, 0)) {
+      col__sap_count_wide(w, p->kz, cnt);
+      continue;
+    }
+    size_t *f = cnt + (w & 0xffffu);
+    const size_t dy = w >> 16 & 1u, dz = w >> 17 & 1u;
+    f[0]++, f[down] += dy;
+    if (p->dims == 3) f[1] += dz, f[down + 1] += dy & dz;
+  }
+}
+
+static void deal_task(void *context, uint32_t t) {
+  const deal_job *j = context;
+  col__sap_deal_range(j->p, range_at(j->p, t), range_at(j->p, t + 1), j->p->fills + t * j->per,
+                      j->p->total + 1 + t);
+}
+
+static bool run(const col_task_system *ts, bool fallback, col_task_fn *fn, deal_job *j, size_t n) {
+  if (ts->run(ts->user, fn, j, (uint32_t)n)) return true;
+  if (!fallback) return false;
+  for (size_t t = 0; t < n; t++) fn(j, (uint32_t)t);
+  return true;
+}
+
+col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *p) {
+  col_task_system ts;
+  const bool fallback = bp->par->allow_sequential_fallback;
+  if (col__par_tasks(bp->par, &ts) != COL_OK) return COL_ERR_TASKS;
+  deal_job j = {p, (size_t)p->k + (size_t)p->kz + 1};
+  if (!run(&ts, fallback, count_task, &j, p->tasks)) return COL_ERR_TASKS;
+  /* Counts to first places: cell by cell, the tasks in order. Past the grid (where unneeded
+   * copies' fills point): the task's spare place. */
+  for (int c = 0; c < p->k; c++) {
+    size_t at = p->base[c];
+    for (size_t t = 0; t < p->tasks; t++) {
+      size_t *f = p->fills + t * j.per + c;
+      const size_t here = *f;
+      *f = at, at += here;
+    }
+#ifdef COL_VALIDATE
+    if (at != p->base[c] + p->count[c]) col__validate_fail("parallel deal", "cell count", c);
+#endif
+  }
+  for (size_t t = 0; t < p->tasks; t++)
+    for (size_t c = (size_t)p->k; c < j.per; c++) p->fills[t * j.per + c] = p->total + 1 + t;
+  return run(&ts, fallback, deal_task, &j, p->tasks) ? COL_OK : COL_ERR_TASKS;
+}
