@@ -292,6 +292,9 @@ typedef struct col__sap_deal_plan {
 size_t col__sap_deal_tasks(const col__bp *bp, size_t m);
 /* Every box into its cells by the tasks: the sequential deal's places, place for place. */
 col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *plan);
+/* The sequential deal: boxes order[0, m) into their cells' places (sap_deal.c). */
+void col__sap_deal_all(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span, int kz,
+                       size_t *fill, uint64_t *slot, bool avx2);
 /* Boxes order[from, to) dealt with their own fill; unneeded copies go to slot[spare]. */
 void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, size_t *fill,
                          size_t spare);

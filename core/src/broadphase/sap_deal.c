@@ -1,4 +1,5 @@
-/* Sweep and prune's deal into cells (sap_grid.c) split into tasks, for the parallel call: each
+/* Sweep and prune's deal into cells (the cells are chosen and counted in sap_grid.c): the deal
+ * itself, and for the parallel call the same deal split into tasks: each
  * task takes a range of the sorted order and counts its boxes' places per cell; a prefix sum
  * over (cell, task) then gives each task, in each cell, the place after the boxes of the tasks
  * before it; each task writes its range there with a fill of its own. Within a cell the boxes
@@ -14,6 +15,95 @@
 /* Boxes per task at least (below that the task's start costs about as much as its boxes), and
  * tasks per worker (ranges cost about the same, but a loaded worker can fall behind). */
 enum { DEAL_MIN_BOXES = 512, DEAL_TASKS_PER_WORKER = 2, DEAL_MAX_TASKS = 64, AHEAD = 16 };
+
+/* Past FAR boxes the deal's reads of the spans in sorted order miss the caches: it prefetches
+ * AHEAD boxes ahead. */
+enum { FAR = 1 << 16 };
+
+/* Boxes order[0..m) into their cells' places, in sorted order, so each cell's boxes stay
+ * sorted on min x: at each place the box's index and its tag, bit 0 when the place is in the
+ * box's first row, bit 1 in its first layer (always in 2D), one 8-byte store. A box covering
+ * at most two cells per axis is written without branches: four copies (two in 2D), one the
+ * box does not need (dy or dz 0) written to the next free place of the neighbouring cell
+ * without taking it, where that cell's next box or the padding overwrites it (a real place is
+ * only ever written after every such copy). */
+/* A box covering more than two cells on an axis: every cell, with a loop (rare; kept out of
+ * deal's loop, whose registers it would take). */
+static __attribute__((noinline)) void deal_wide(uint32_t i, uint32_t w, int kz, size_t *fill,
+                                                uint64_t *restrict slot) {
+  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++)
+      slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
+}
+
+/* own: a task's range with its own fill (sap_deal.c); unneeded copies go to its spare place, as
+ * a cell's next free place may be the next task's first. */
+COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t from, size_t to,
+                         const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot,
+                         bool far, bool own, size_t spare) {
+  const size_t down = (size_t)kz;
+  for (size_t r = from; r < to; r++) {
+    const uint32_t i = order[r];
+    if (far && r + AHEAD < to) __builtin_prefetch(&span[order[r + AHEAD]]);
+    const uint32_t w = span[i];
+    if (__builtin_expect(w & COL__SAP_WIDE, 0)) {
+      deal_wide(i, w, kz, fill, slot);
+      continue;
+    }
+    /* Four different cells always, as in count_cells (fill past the grid: a spare place). */
+    size_t *f = fill + (w & 0xffffu);
+    const size_t dy = w >> 16 & 1u, dz = w >> 17 & 1u;
+    const size_t p0 = f[0], p1 = f[down];
+    slot[p0] = i | (uint64_t)3u << 32, f[0] = p0 + 1;
+    slot[own && !dy ? spare : p1] = i | (uint64_t)2u << 32, f[down] = p1 + dy;
+    if (dims == 3) {
+      const size_t p2 = f[1], p3 = f[down + 1];
+      slot[own && !dz ? spare : p2] = i | (uint64_t)1u << 32, f[1] = p2 + dz;
+      slot[own && !(dy & dz) ? spare : p3] = i, f[down + 1] = p3 + (dy & dz);
+    }
+  }
+}
+
+/* The deal when there is a grid (own: as above): its variants by dimension and distance. */
+COL__BP_INLINE void deal_all(unsigned dims, const uint32_t *order, size_t from, size_t to, size_t m,
+                             const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot,
+                             bool own, size_t spare) {
+  if (own && dims == 3)
+    deal(3, order, from, to, span, kz, fill, slot, m > FAR, true, spare);
+  else if (own)
+    deal(2, order, from, to, span, kz, fill, slot, m > FAR, true, spare);
+  else if (dims == 3 && m > FAR)
+    deal(3, order, 0, m, span, kz, fill, slot, true, false, 0);
+  else if (dims == 3)
+    deal(3, order, 0, m, span, kz, fill, slot, false, false, 0);
+  else if (m > FAR)
+    deal(2, order, 0, m, span, kz, fill, slot, true, false, 0);
+  else
+    deal(2, order, 0, m, span, kz, fill, slot, false, false, 0);
+}
+static void deal_base(unsigned dims, const uint32_t *order, size_t from, size_t to, size_t m,
+                      const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot, bool own,
+                      size_t spare) {
+  deal_all(dims, order, from, to, m, span, kz, fill, slot, own, spare);
+}
+COL__AVX2_BUILD static void deal_avx2(unsigned dims, const uint32_t *order, size_t from, size_t to,
+                                      size_t m, const uint32_t *span, int kz, size_t *fill,
+                                      uint64_t *restrict slot, bool own, size_t spare) {
+  deal_all(dims, order, from, to, m, span, kz, fill, slot, own, spare);
+}
+
+void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, size_t *fill,
+                         size_t spare) {
+  (p->avx2 ? deal_avx2 : deal_base)(p->dims, p->order, from, to, p->m, p->span, p->kz, fill,
+                                    p->slot, true, spare);
+}
+
+void col__sap_deal_all(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span, int kz,
+                       size_t *fill, uint64_t *slot, bool avx2) {
+  (avx2 ? deal_avx2 : deal_base)(dims, order, 0, m, m, span, kz, fill, slot, false, 0);
+}
 
 /* A wide box counted cell by cell (here for both counts: sap_grid.c's, the tasks'); returns
  * its copies. */
