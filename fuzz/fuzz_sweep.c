@@ -101,12 +101,22 @@ static void differential(const variant *w, col_vec3 from, col_vec3 to, const col
   uint32_t tbits;
   memcpy(&tbits, &h.t, sizeof tbits);
   const bool robust = w->kernel == COL_KERNEL_SEGMENT_ROBUST;
-  const bool conventions = h.hit ? tbits != 0x80000000u && h.index < n && (!robust || h.t >= 0)
-                                 : tbits == 0 && h.index == COL_INDEX_NONE;
+  /* Step 1 of the header, read here and not from the kernels' shared segment terms: a hit
+   * needs finite ends and a finite sphere with a radius >= 0. */
+  const bool ends_finite = isfinite(from.x) && isfinite(from.y) && isfinite(from.z) &&
+                           isfinite(to.x) && isfinite(to.y) && isfinite(to.z);
+  const bool sphere_valid = h.index < n && isfinite(v[0][h.index]) && isfinite(v[1][h.index]) &&
+                            isfinite(v[2][h.index]) && isfinite(v[3][h.index]) &&
+                            v[3][h.index] >= 0.0f;
+  const bool conventions =
+      h.hit ? tbits != 0x80000000u && ends_finite && sphere_valid && (!robust || h.t >= 0)
+            : tbits == 0 && h.index == COL_INDEX_NONE;
   if (agree && same_hit(out[0], defined) && conventions) return;
-  if (!conventions) fprintf(stderr, "fuzz sweep: a result breaks the header's conventions\n");
-  report(agree ? "scalar batch differs from the single-sphere function" : "backends differ", from,
-         to, v, n);
+  report(!conventions ? "a result breaks the header's conventions (a miss's form, t, index, "
+                        "or step 1: a hit needs finite ends and a finite sphere, radius >= 0)"
+         : agree      ? "scalar batch differs from the single-sphere function"
+                      : "backends differ",
+         from, to, v, n);
   fprintf(stderr, "  variant %s\n  %-10s hit = %d t = %a index = %u\n", w->name, "definition",
           defined.hit, (double)defined.t, defined.index);
   for (size_t k = 0; k < nb; k++)

@@ -1,6 +1,6 @@
-/* The sweep target's seeds: the bullet and the bottle, a zero-length segment, non-finite ends,
- * a t that would be -0.0, the edge spheres below at every length of `lengths`, and far
- * bottles steered near tangency.
+/* The sweep target's seeds: the bullet and the bottle, a zero-length segment, non-finite ends
+ * (one coordinate at a time), a t that would be -0.0, the edge spheres below at every length
+ * of `lengths`, and far bottles steered near tangency.
  * Written by `make seeds` (fuzz/make_seeds.c runs seeds_write). */
 #include "encode.h"
 
@@ -42,6 +42,15 @@ void seeds_write(void) {
   sweep_file("zero-length", 1, o, o, 3, edge_spheres + 4, 3);
   const float nan_to[3] = {0, NAN, 10};
   sweep_file("non-finite-segment", 2, o, nan_to, 4, edge_spheres, NSPHERES);
+  /* One non-finite coordinate at a time, in each end, against spheres one of which contains
+   * the start: step 3 alone would call that a hit at t = 0, step 1 makes it a miss. */
+  for (int k = 0; k < 6; k++) {
+    float ends[2][3] = {{0, 0, 0}, {0, 0, 10}};
+    ends[k / 3][k % 3] = k % 2 ? INFINITY : NAN;
+    char name[64];
+    snprintf(name, sizeof name, "non-finite-end-%d", k);
+    sweep_file(name, (size_t)k, ends[0], ends[1], NSPHERES, edge_spheres, NSPHERES);
+  }
   const float mz[3] = {-0.0f, 3, 4};
   const float surface[1][4] = {{1, -0.0f, -0.0f, 1}};
   sweep_file("t-would-be-negative-zero", 0, o, mz, 1, surface, 1);
