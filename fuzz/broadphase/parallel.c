@@ -114,6 +114,14 @@ const char *fz_parallel_check(const col_boxes *boxes, col_touch touch, const col
   /* The pools of 1, 2 and 3 threads. */
   for (uint32_t k = 0; k < 3; k++) {
     const col_task_system tasks = col_thread_pool_tasks(pools[k]);
+    /* The header: workers = the pool's thread count (a pool that said 1 would run the
+     * sequential call, with the same pairs: only this check would see it). */
+    if (tasks.workers != k + 1) {
+      fprintf(stderr,
+              "fuzz broadphase: col_thread_pool_tasks of a %u-thread pool says %u workers\n", k + 1,
+              tasks.workers);
+      fz_fail();
+    }
     const col_parallel p = {&tasks, 0, false};
     snprintf(what, sizeof what, "pool of %u threads", k + 1);
     bad = one(boxes, touch, &p, NULL, sequential, sequential_stats, got, what);

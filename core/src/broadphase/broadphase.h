@@ -147,9 +147,19 @@ typedef struct col__sap_dealt {
 } col__sap_dealt;
 
 struct col__survey;
-/* sv: the boxes' survey (col__sap_survey); avx2: the passes' AVX2 build (col__bp_avx2_passes). */
+/* Work a parallel call runs beside the pass over the boxes that counts their cells, as one task
+ * of that job: the sort on min x when it stays on one thread (the count does not read the
+ * order; the deal after it does). */
+typedef struct col__sap_side {
+  void (*fn)(void *context);
+  void *context;
+} col__sap_side;
+/* sv: the boxes' survey (col__sap_survey); avx2: the passes' AVX2 build (col__bp_avx2_passes);
+ * side: NULL, or work to finish before the deal reads `order` (run beside the count when
+ * there are cell tasks, else first). */
 col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, bool avx2,
-                         const uint32_t *order, size_t m, col__sap_dealt *out);
+                         const uint32_t *order, size_t m, const col__sap_side *side,
+                         col__sap_dealt *out);
 
 /* The passes around the sweep kernels (survey, bucket sort, cell count, deal) are plain C on
  * four-lane vectors, built twice: for the ISA baseline and, on x86, for AVX2 (the same source
@@ -261,7 +271,7 @@ col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t 
  * x, the boxes' survey sv, the passes' build avx2; `idx` has room for m indices. Its working
  * memory is kept in the pair list (COL_ERR_MEMORY). */
 col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
-                             size_t m, uint32_t *idx);
+                             size_t m, const col__sap_side *side, uint32_t *idx);
 /* Cells [from, to) of dealt boxes swept into bp's list, in cell order, with the cell arrays in
  * work slot 1 of bp's list (sap.c); `idx` has room for d->widest indices. */
 col_status col__sap_sweep_cells(col__bp *bp, const col__sap_dealt *d, int from, int to,
@@ -284,10 +294,21 @@ typedef struct col__sap_deal_plan {
   int k, kz;
   const size_t *count, *base;
   size_t total;
-  size_t *fills;
+  size_t *fills; /* per task: k + kz + 1 fills, COL__TASK_ROUND of that apart */
   uint64_t *slot;
   size_t tasks;
 } col__sap_deal_plan;
+/* Per-task memory that tasks write while others run is laid out COL__TASK_STRIDE bytes apart
+ * (two cache lines: neither a line nor the pair the prefetcher fetches together is shared), so
+ * no two cores write one line: the deal's spare places took every unneeded copy of every box,
+ * and next to each other they made the parallel deal slower than the sequential one. */
+#define COL__TASK_STRIDE 128
+/* n entries of `size` bytes rounded up to whole strides. */
+#define COL__TASK_ROUND(n, size)                                                                   \
+  (((n) * (size) + COL__TASK_STRIDE - 1) / COL__TASK_STRIDE * COL__TASK_STRIDE / (size))
+/* Task t's spare place in the deal's places (slot): apart from the cells' places and from
+ * each other. */
+#define COL__SPARE_PLACE(total, t) ((total) + (COL__TASK_STRIDE / 8) * ((size_t)(t) + 1))
 /* How many tasks a deal of m boxes takes on bp's task system (0 or 1: the sequential deal). */
 size_t col__sap_deal_tasks(const col__bp *bp, size_t m);
 /* Every box into its cells by the tasks: the sequential deal's places, place for place. */
@@ -301,6 +322,9 @@ void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, si
 /* The task system a col_parallel names (its own, or the built-in pool's): COL_ERR_TASKS when
  * the built-in pool cannot be created. */
 col_status col__par_tasks(const col_parallel *par, col_task_system *out);
+/* Runs fn(context, 0 .. n-1) on bp->par's task system; when that fails, on this thread if the
+ * call allows the fallback. False when the tasks did not run. */
+bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);

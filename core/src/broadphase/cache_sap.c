@@ -258,7 +258,7 @@ col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first
     for (size_t r = 0; r < c->sap_m; r++) c->sap_pos[order[r]] = (uint32_t)r;
     c->sap_inverted = x_inverted;
     COL_VALIDATE_CALL(sap_validate(c, boxes, true, 0));
-    return col__bp_sap_sweep(bp, &sv, avx2, order, c->sap_m, idx);
+    return col__bp_sap_sweep(bp, &sv, avx2, order, c->sap_m, NULL, idx);
   }
   COL_VALIDATE_CALL(sap_validate(c, boxes, false, placed));
   return sap_moved(c, bp, order, placed, idx, (float *)(void *)scratch);

@@ -12,6 +12,8 @@
  * or their split into tasks, sap_par.c), never the other way round. */
 #include "broadphase.h"
 
+#include "../validate.h"
+
 bool col__bp_avx2_passes(const col__bp *bp) {
 #if defined(__x86_64__) || defined(__i386__)
   const col__backend *be = bp->backend;
@@ -20,6 +22,20 @@ bool col__bp_avx2_passes(const col__bp *bp) {
   (void)bp;
   return false;
 #endif
+}
+
+/* The sort on min x as side work of the cell count (sap_grid.c). */
+typedef struct sort_side {
+  const col_boxes *boxes;
+  bool avx2;
+  const col__survey *sv;
+  uint32_t *order, *keys, *scratch;
+  size_t m;
+} sort_side;
+
+static void sort_beside(void *context) {
+  sort_side *s = context;
+  s->m = col__bp_sort_x_surveyed(s->boxes, s->avx2, s->sv, s->order, s->keys, s->scratch);
 }
 
 col_status col__bp_sap(col__bp *bp) {
@@ -44,14 +60,26 @@ col_status col__bp_sap(col__bp *bp) {
   size_t m;
   st = col__sap_par_sort(bp, &sv, order, keys, scratch, &m);
   if (st != COL_OK) return st;
+  if (m == SIZE_MAX && bp->par != NULL && !sv.maybe_nan) {
+    /* A parallel call whose sort stays on one thread (a small input) sorts beside the count of
+     * the boxes' cells, which only needs m: with no NaN possible every box is kept, m = n. */
+    sort_side s = {bp->boxes, avx2, &sv, order, keys, scratch, 0};
+    const col__sap_side side = {sort_beside, &s};
+    st = col__bp_sap_sweep(bp, &sv, avx2, order, n, &side, idx);
+#ifdef COL_VALIDATE
+    if (st == COL_OK && s.m != n)
+      col__validate_fail("parallel sweep", "sort kept fewer boxes", s.m);
+#endif
+    return st;
+  }
   if (m == SIZE_MAX) m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
-  return col__bp_sap_sweep(bp, &sv, avx2, order, m, idx);
+  return col__bp_sap_sweep(bp, &sv, avx2, order, m, NULL, idx);
 }
 
 col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
-                             size_t m, uint32_t *idx) {
+                             size_t m, const col__sap_side *side, uint32_t *idx) {
   col__sap_dealt d;
-  const col_status st = col__sap_deal(bp, sv, avx2, order, m, &d);
+  const col_status st = col__sap_deal(bp, sv, avx2, order, m, side, &d);
   if (st != COL_OK) return st;
   /* A parallel call sweeps ranges of cells as tasks (sap_par.c); one cell is swept here. */
   if (bp->par != NULL && d.cells > 1) return col__sap_par_cells(bp, &d, idx);

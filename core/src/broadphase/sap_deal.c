@@ -125,7 +125,8 @@ size_t col__sap_deal_tasks(const col__bp *bp, size_t m) {
 
 typedef struct deal_job {
   const col__sap_deal_plan *p;
-  size_t per; /* entries per task's fill */
+  size_t per;    /* entries per task's fill */
+  size_t stride; /* from one task's fill to the next */
 } deal_job;
 
 static size_t range_at(const col__sap_deal_plan *p, size_t t) { return p->m * t / p->tasks; }
@@ -134,7 +135,7 @@ static size_t range_at(const col__sap_deal_plan *p, size_t t) { return p->m * t 
 static void count_task(void *context, uint32_t t) {
   const deal_job *j = context;
   const col__sap_deal_plan *p = j->p;
-  size_t *cnt = p->fills + t * j->per;
+  size_t *cnt = p->fills + t * j->stride;
   memset(cnt, 0, j->per * sizeof *cnt);
   const size_t down = (size_t)p->kz, to = range_at(p, t + 1);
   for (size_t r = range_at(p, t); r < to; r++) {
@@ -153,29 +154,20 @@ static void count_task(void *context, uint32_t t) {
 
 static void deal_task(void *context, uint32_t t) {
   const deal_job *j = context;
-  col__sap_deal_range(j->p, range_at(j->p, t), range_at(j->p, t + 1), j->p->fills + t * j->per,
-                      j->p->total + 1 + t);
-}
-
-static bool run(const col_task_system *ts, bool fallback, col_task_fn *fn, deal_job *j, size_t n) {
-  if (ts->run(ts->user, fn, j, (uint32_t)n)) return true;
-  if (!fallback) return false;
-  for (size_t t = 0; t < n; t++) fn(j, (uint32_t)t);
-  return true;
+  col__sap_deal_range(j->p, range_at(j->p, t), range_at(j->p, t + 1), j->p->fills + t * j->stride,
+                      COL__SPARE_PLACE(j->p->total, t));
 }
 
 col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *p) {
-  col_task_system ts;
-  const bool fallback = bp->par->allow_sequential_fallback;
-  if (col__par_tasks(bp->par, &ts) != COL_OK) return COL_ERR_TASKS;
-  deal_job j = {p, (size_t)p->k + (size_t)p->kz + 1};
-  if (!run(&ts, fallback, count_task, &j, p->tasks)) return COL_ERR_TASKS;
+  const size_t per = (size_t)p->k + (size_t)p->kz + 1;
+  deal_job j = {p, per, COL__TASK_ROUND(per, sizeof(size_t))};
+  if (!col__par_run(bp, count_task, &j, p->tasks)) return COL_ERR_TASKS;
   /* Counts to first places: cell by cell, the tasks in order. Past the grid (where unneeded
    * copies' fills point): the task's spare place. */
   for (int c = 0; c < p->k; c++) {
     size_t at = p->base[c];
     for (size_t t = 0; t < p->tasks; t++) {
-      size_t *f = p->fills + t * j.per + c;
+      size_t *f = p->fills + t * j.stride + c;
       const size_t here = *f;
       *f = at, at += here;
     }
@@ -184,6 +176,7 @@ col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *p) {
 #endif
   }
   for (size_t t = 0; t < p->tasks; t++)
-    for (size_t c = (size_t)p->k; c < j.per; c++) p->fills[t * j.per + c] = p->total + 1 + t;
-  return run(&ts, fallback, deal_task, &j, p->tasks) ? COL_OK : COL_ERR_TASKS;
+    for (size_t c = (size_t)p->k; c < j.per; c++)
+      p->fills[t * j.stride + c] = COL__SPARE_PLACE(p->total, t);
+  return col__par_run(bp, deal_task, &j, p->tasks) ? COL_OK : COL_ERR_TASKS;
 }

@@ -88,27 +88,24 @@ COL__BP_INLINE void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
  * z0 << 16 | z1 << 24 | WIDE. */
 #define WIDE COL__SAP_WIDE
 
-/* Every box's cells in span[i] (as above; NaN or not: those are never dealt), and each cell's
- * boxes among those without NaN, which must be the boxes to sweep, in
- * count[0..k). A box over at most two cells per axis is one increment: tally[s * k + c00], s =
- * dy + 2 dz its shape, c00 its first cell (one counter per box, so only boxes with the same
- * first cell and shape wait for each other through memory); the cells' counts follow from the
- * k x 4 tallies. False when the copies would pass 3m (then one cell does better). */
-COL__BP_INLINE bool count_cells(const col_boxes *b, const col__cells *c, size_t m, bool maybe_nan,
-                                uint32_t *span, size_t *count, size_t *tally,
-                                col__sap_rec *restrict rec) {
-  const size_t n = b->count;
+/* Boxes [from, to)'s cells in span[i] (as above; NaN or not: those are never dealt) and
+ * records, and their tallies: a box without NaN (which must be the boxes to sweep) over at most
+ * two cells per axis is one increment, tally[s * k + c00], s = dy + 2 dz its shape, c00 its
+ * first cell (one counter per box, so only boxes with the same first cell and shape wait for
+ * each other through memory); a wider one adds to count[] directly. Returns the wide boxes'
+ * copies. */
+COL__BP_INLINE size_t count_range(const col_boxes *b, const col__cells *c, bool maybe_nan,
+                                  size_t from, size_t to, uint32_t *span, size_t *count,
+                                  size_t *tally, col__sap_rec *restrict rec) {
   const int kz = c->count[1], k = c->count[0] * kz;
   const bool z = b->dims == 3;
-  memset(count, 0, (size_t)k * sizeof *count);
-  memset(tally, 0, 4 * (size_t)k * sizeof *tally);
-  size_t i = 0, copies = 0;
+  size_t i = from, copies = 0;
   const col__u4 two = {2, 2, 2, 2}, lanes_k = {(uint32_t)k, (uint32_t)k, (uint32_t)k, (uint32_t)k};
   const col__u4 lanes_kz = {(uint32_t)kz, (uint32_t)kz, (uint32_t)kz, (uint32_t)kz};
   /* The arrays in locals: the stores below could alias *b as far as the compiler knows. */
   const float *const lx = b->min[0], *const hx = b->max[0], *const ly = b->min[1];
   const float *const hy = b->max[1], *const lz = b->min[2], *const hz = b->max[2];
-  for (; i + 4 <= n; i += 4) {
+  for (; i + 4 <= to; i += 4) {
     const col__f4 y0 = load4(ly + i), y1 = load4(hy + i);
     const col__f4 x0 = load4(lx + i), x1 = load4(hx + i);
     const col__u4 cy0 = cells4(c, 0, y0), cy1 = cells4(c, 0, y1);
@@ -143,7 +140,7 @@ COL__BP_INLINE bool count_cells(const col_boxes *b, const col__cells *c, size_t 
         copies += col__sap_count_wide(w[q], kz, count);
     }
   }
-  for (; i < n; i++) {
+  for (; i < to; i++) {
     put_rec1(rec + i, b, i);
     uint32_t w = (uint32_t)cell_of(c, 0, b->min[1][i]) | (uint32_t)cell_of(c, 0, b->max[1][i]) << 8;
     if (z)
@@ -158,7 +155,15 @@ COL__BP_INLINE bool count_cells(const col_boxes *b, const col__cells *c, size_t 
     else
       copies += col__sap_count_wide(w, kz, count);
   }
-  /* Shape s covers c00, c00 + kz when s & 1, c00 + 1 when s & 2, c00 + kz + 1 when s == 3. */
+  return copies;
+}
+
+/* The cells' counts from the tallies: shape s covers c00, c00 + kz when s & 1, c00 + 1 when
+ * s & 2, c00 + kz + 1 when s == 3. False when the copies would pass 3m (then one cell does
+ * better). */
+static bool fold_tallies(const col__cells *c, size_t m, size_t copies, size_t *count,
+                         const size_t *tally) {
+  const int kz = c->count[1], k = c->count[0] * kz;
   const size_t *t0 = tally, *t1 = tally + k, *t2 = tally + 2 * k, *t3 = tally + 3 * k;
   for (int y = 0, cell = 0; y < c->count[0]; y++)
     for (int zc = 0; zc < kz; zc++, cell++) {
@@ -171,23 +176,92 @@ COL__BP_INLINE bool count_cells(const col_boxes *b, const col__cells *c, size_t 
   return copies <= 3 * m;
 }
 
-/* The pass in the boxes' own order: with a grid, count_cells (false when it gives up on the
- * grid), otherwise the records alone. */
-COL__BP_INLINE bool cells_pass(const col_boxes *b, const col__cells *c, bool grid, size_t m,
-                               bool maybe_nan, uint32_t *span, size_t *count, size_t *tally,
-                               col__sap_rec *restrict rec) {
-  if (grid) return count_cells(b, c, m, maybe_nan, span, count, tally, rec);
-  build_recs(b, rec);
-  return false;
+/* The pass in the boxes' own order: with a grid, count_range over [from, to) into count and
+ * tally (zeroed by the caller), returning the wide boxes' copies; otherwise every record. */
+typedef size_t cells_fn(const col_boxes *b, const col__cells *c, bool grid, bool maybe_nan,
+                        size_t from, size_t to, uint32_t *span, size_t *count, size_t *tally,
+                        col__sap_rec *restrict rec);
+static size_t cells_base(const col_boxes *b, const col__cells *c, bool grid, bool maybe_nan,
+                         size_t from, size_t to, uint32_t *span, size_t *count, size_t *tally,
+                         col__sap_rec *restrict rec) {
+  if (!grid) {
+    build_recs(b, rec);
+    return 0;
+  }
+  return count_range(b, c, maybe_nan, from, to, span, count, tally, rec);
 }
-static bool cells_base(const col_boxes *b, const col__cells *c, bool grid, size_t m, bool maybe_nan,
-                       uint32_t *span, size_t *count, size_t *tally, col__sap_rec *restrict rec) {
-  return cells_pass(b, c, grid, m, maybe_nan, span, count, tally, rec);
+COL__AVX2_BUILD static size_t cells_avx2(const col_boxes *b, const col__cells *c, bool grid,
+                                         bool maybe_nan, size_t from, size_t to, uint32_t *span,
+                                         size_t *count, size_t *tally, col__sap_rec *restrict rec) {
+  if (!grid) {
+    build_recs(b, rec);
+    return 0;
+  }
+  return count_range(b, c, maybe_nan, from, to, span, count, tally, rec);
 }
-COL__AVX2_BUILD static bool cells_avx2(const col_boxes *b, const col__cells *c, bool grid, size_t m,
-                                       bool maybe_nan, uint32_t *span, size_t *count, size_t *tally,
-                                       col__sap_rec *restrict rec) {
-  return cells_pass(b, c, grid, m, maybe_nan, span, count, tally, rec);
+
+/* The pass as tasks over ranges of the boxes (multiples of 4, so that the lanes group the
+ * boxes as one pass does): each its own k counts, 4k tallies and copies in `part`, summed in
+ * task order afterwards (sums of integers: the same counts as one pass). */
+typedef struct cells_job {
+  cells_fn *fn;
+  const col_boxes *b;
+  const col__cells *c;
+  bool maybe_nan;
+  size_t tasks, k;
+  uint32_t *span;
+  col__sap_rec *rec;
+  size_t *part; /* per task, `stride` apart: count (k), tally (4k), copies (1) */
+  size_t stride;
+  const col__sap_side *side; /* task 0 when there is one */
+} cells_job;
+
+static size_t cells_at(const cells_job *j, size_t t) {
+  return t == j->tasks ? j->b->count : j->b->count / 4 * t / j->tasks * 4;
+}
+
+static void cells_task(void *context, uint32_t task) {
+  const cells_job *j = context;
+  /* The side work first: the lowest index is claimed first, and it is the longest task. */
+  if (j->side != NULL && task == 0) {
+    j->side->fn(j->side->context);
+    return;
+  }
+  const size_t t = task - (j->side != NULL);
+  size_t *count = j->part + t * j->stride, *tally = count + j->k;
+  memset(count, 0, (5 * j->k + 1) * sizeof *count);
+  tally[4 * j->k] = j->fn(j->b, j->c, true, j->maybe_nan, cells_at(j, t), cells_at(j, t + 1),
+                          j->span, count, tally, j->rec);
+}
+
+/* count[0..k): every cell's boxes (among those without NaN: the boxes to sweep), by one pass
+ * or by `tasks` tasks; false when the grid is given up (too many copies). */
+static col_status count_cells(col__bp *bp, const col__cells *c, size_t m, bool maybe_nan, bool avx2,
+                              size_t tasks, uint32_t *span, size_t *count, size_t *tally,
+                              size_t *part, const col__sap_side *side, col__sap_rec *rec,
+                              bool *grid) {
+  const size_t k = (size_t)c->count[0] * (size_t)c->count[1];
+  cells_fn *fn = avx2 ? cells_avx2 : cells_base;
+  memset(count, 0, k * sizeof *count);
+  memset(tally, 0, 4 * k * sizeof *tally);
+  size_t copies = 0;
+  if (tasks > 1) {
+    cells_job j = {fn,  bp->boxes, c,   maybe_nan, tasks,
+                   k,   span,      rec, part,      COL__TASK_ROUND(5 * k + 1, sizeof(size_t)),
+                   side};
+    if (!col__par_run(bp, cells_task, &j, tasks + (side != NULL))) return COL_ERR_TASKS;
+    for (size_t t = 0; t < tasks; t++) {
+      const size_t *pc = part + t * j.stride, *pt = pc + k;
+      for (size_t q = 0; q < k; q++) count[q] += pc[q];
+      for (size_t q = 0; q < 4 * k; q++) tally[q] += pt[q];
+      copies += pt[4 * k];
+    }
+  } else {
+    if (side != NULL) side->fn(side->context);
+    copies = fn(bp->boxes, c, true, maybe_nan, 0, bp->boxes->count, span, count, tally, rec);
+  }
+  *grid = fold_tallies(c, m, copies, count, tally);
+  return COL_OK;
 }
 
 /* Cells per axis: about CELL_EXTENTS mean box extents each (CELL_EXTENTS_2D in 2D, where a
@@ -222,15 +296,15 @@ static bool choose_cells(const col__survey *s, unsigned dims, size_t m, col__cel
 }
 
 col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
-                         size_t m, col__sap_dealt *out) {
+                         size_t m, const col__sap_side *side, col__sap_dealt *out) {
   const col_boxes *boxes = bp->boxes;
   const unsigned dims = boxes->dims;
   const size_t n = boxes->count;
   col__cells cells = {{0, 0}, {0, 0}, {1, 1}};
   /* Slot 1: every box's cells (4 bytes each); slot 2: the records, every box's and the
    * padding's; slot 3: per cell, its boxes, first position and next free position, then
-   * count_cells' tallies, then a parallel deal's fills (per task and cell); slot 4: the
-   * places' ids and tags, then a spare place (a parallel deal's: one per task). */
+   * count_cells' tallies, then a parallel call's per-task parts (below); slot 4: the places'
+   * ids and tags, then a spare place (a parallel deal's: one per task). */
   const size_t span_bytes = 4 * n + 4, rec_bytes = (n + 1) * sizeof(col__sap_rec);
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
@@ -240,12 +314,24 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   const size_t tasks = grid ? col__sap_deal_tasks(bp, m) : 0;
   /* fill reaches kz + 1 cells past the grid (deal: spare places) */
   const size_t per = (size_t)k + (size_t)kz + 1;
-  const size_t cell_bytes = (3 * per + 4 * k + (tasks > 1 ? tasks * per : 0)) * sizeof(size_t);
+  /* After them: a parallel deal's fills (per task and cell), then the cell pass's parts (per
+   * task: counts, tallies, copies). */
+  const size_t fill_stride = COL__TASK_ROUND(per, sizeof(size_t));
+  const size_t part_stride = COL__TASK_ROUND(5 * (size_t)k + 1, sizeof(size_t));
+  const size_t parts = tasks > 1 ? tasks * (fill_stride + part_stride) + part_stride : 0;
+  const size_t cell_bytes = (3 * per + 4 * (size_t)k + parts) * sizeof(size_t);
   size_t *count = col__bp_work(bp, 3, cell_bytes);
   if (count == NULL) return COL_ERR_MEMORY;
-  size_t *base = count + per, *fill = base + per;
-  grid = (avx2 ? cells_avx2 : cells_base)(boxes, &cells, grid, m, sv->maybe_nan, span, count,
-                                          fill + per, rec);
+  size_t *base = count + per, *fill = base + per, *tally = fill + per;
+  size_t *fills = tally + 4 * (size_t)k, *part = fills + (tasks > 1 ? tasks * fill_stride : 0);
+  if (grid) {
+    const col_status st = count_cells(bp, &cells, m, sv->maybe_nan, avx2, tasks, span, count, tally,
+                                      part, side, rec, &grid);
+    if (st != COL_OK) return st;
+  } else {
+    if (side != NULL) side->fn(side->context);
+    (avx2 ? cells_avx2 : cells_base)(boxes, &cells, false, false, 0, n, span, count, tally, rec);
+  }
   const int used = grid ? k : 1;
   if (!grid) count[0] = m; /* one cell: also when the grid gave too many copies */
   size_t total = 0, widest = 0;
@@ -254,7 +340,8 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
     base[c] = total, total += room, widest = room > widest ? room : widest;
   }
   base[used] = total;
-  const size_t place_bytes = (total + 1 + (tasks > 1 ? tasks : 0)) * sizeof(uint64_t);
+  const size_t place_bytes =
+      (tasks > 1 ? COL__SPARE_PLACE(total, tasks - 1) + 1 : total + 1) * sizeof(uint64_t);
   uint64_t *slot = col__bp_work(bp, 4, place_bytes);
   if (slot == NULL) return COL_ERR_MEMORY;
   /* slot 1 then holds one cell's arrays for the sweep (sap.c) */
@@ -269,9 +356,8 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   if (!grid) {
     for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
   } else if (tasks > 1) {
-    const col__sap_deal_plan plan = {
-        order, span, m, dims, avx2, k, kz, count, base, total, fill + per + 4 * (size_t)k,
-        slot,  tasks};
+    const col__sap_deal_plan plan = {order, span, m,     dims,  avx2, k,    kz,
+                                     count, base, total, fills, slot, tasks};
     const col_status st = col__sap_par_deal(bp, &plan);
     if (st != COL_OK) return st;
   } else {

@@ -92,12 +92,12 @@ static void validate_join(const col__sap_dealt *d, const col__bp_task *task, siz
 }
 #endif
 
-/* Runs fn over the tasks: on the task system, or on this thread when it fails and the call
- * allows it. */
-static bool run(const col_task_system *ts, bool fallback, col_task_fn *fn, job *j, size_t n) {
-  if (ts->run(ts->user, fn, j, (uint32_t)n)) return true;
-  if (!fallback) return false;
-  for (size_t t = 0; t < n; t++) fn(j, (uint32_t)t);
+bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n) {
+  col_task_system ts;
+  if (col__par_tasks(bp->par, &ts) == COL_OK && ts.run(ts.user, fn, context, (uint32_t)n))
+    return true;
+  if (!bp->par->allow_sequential_fallback) return false;
+  for (size_t t = 0; t < n; t++) fn(context, (uint32_t)t);
   return true;
 }
 
@@ -114,7 +114,7 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   if (task == NULL) return COL_ERR_MEMORY;
   n = split(d, task, n);
   job j = {bp, d, task, NULL};
-  if (!run(&ts, fallback, sweep_task, &j, n)) return COL_ERR_TASKS;
+  if (!col__par_run(bp, sweep_task, &j, n)) return COL_ERR_TASKS;
   size_t total = 0, scratch = n * sizeof *task;
   for (size_t t = 0; t < n; t++) {
     if (task[t].status != COL_OK) return task[t].status;
@@ -127,7 +127,7 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   const col_status st = col__bp_reserve(bp, total);
   if (st != COL_OK) return st;
   j.joined = bp->out->data + bp->out->count;
-  if (!run(&ts, fallback, copy_task, &j, n)) return COL_ERR_TASKS;
+  if (!col__par_run(bp, copy_task, &j, n)) return COL_ERR_TASKS;
   bp->out->count += total;
   bp->stats.scratch_bytes += scratch;
   return COL_OK;

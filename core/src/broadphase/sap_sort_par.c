@@ -17,7 +17,7 @@
 
 /* Boxes per task at least and tasks at most (the counters must fit the scratch: see plan);
  * boxes per coarse bucket at least, coarse buckets at most. */
-enum { SORT_MIN_N = 2048, SORT_MIN_BOXES = 1024, SORT_MAX_TASKS = 16 };
+enum { SORT_MIN_N = 1 << 18, SORT_MIN_BOXES = 1024, SORT_MAX_TASKS = 16 };
 enum { COARSE_BOXES = 64, COARSE_MAX = 1024 };
 
 typedef struct sort_job {
@@ -103,13 +103,6 @@ static void segment_task(void *context, uint32_t t) {
   for (size_t c = range_at(j->coarse, t, j->tasks); c < to; c++) sort_segment(j, c, cnt);
 }
 
-static bool run(const col_task_system *ts, bool fallback, col_task_fn *fn, sort_job *j) {
-  if (ts->run(ts->user, fn, j, (uint32_t)j->tasks)) return true;
-  if (!fallback) return false;
-  for (size_t t = 0; t < j->tasks; t++) fn(j, (uint32_t)t);
-  return true;
-}
-
 col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t *order,
                              uint32_t *keys, uint32_t *scratch, size_t *m) {
   const col_boxes *boxes = bp->boxes;
@@ -144,8 +137,7 @@ col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t 
   if (tasks * (coarse + width + 1) + coarse + 1 > n + 2)
     col__validate_fail("parallel sort", "counters past the scratch", n);
 #endif
-  const bool fallback = bp->par->allow_sequential_fallback;
-  if (!run(&ts, fallback, count_task, &j)) return COL_ERR_TASKS;
+  if (!col__par_run(bp, count_task, &j, tasks)) return COL_ERR_TASKS;
   size_t at = 0;
   for (size_t c = 0; c < coarse; c++) {
     j.first[c] = (uint32_t)at;
@@ -155,8 +147,8 @@ col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t 
     }
   }
   j.first[coarse] = (uint32_t)at;
-  if (!run(&ts, fallback, scatter_task, &j)) return COL_ERR_TASKS;
-  if (!run(&ts, fallback, segment_task, &j)) return COL_ERR_TASKS;
+  if (!col__par_run(bp, scatter_task, &j, tasks)) return COL_ERR_TASKS;
+  if (!col__par_run(bp, segment_task, &j, tasks)) return COL_ERR_TASKS;
   *m = at;
   return COL_OK;
 }
@@ -184,10 +176,7 @@ col_status col__sap_par_survey(const col__bp *bp, bool avx2, col__survey_part *p
   size_t tasks = (size_t)ts.workers * 2;
   if (tasks > chunks) tasks = chunks;
   survey_job j = {bp->boxes, avx2, chunks, tasks, part};
-  if (!ts.run(ts.user, survey_task, &j, (uint32_t)tasks)) {
-    if (!bp->par->allow_sequential_fallback) return COL_ERR_TASKS;
-    for (size_t t = 0; t < tasks; t++) survey_task(&j, (uint32_t)t);
-  }
+  if (!col__par_run(bp, survey_task, &j, tasks)) return COL_ERR_TASKS;
   col__sap_survey_fold(bp->boxes, part, chunks, s);
   *taken = true;
   return COL_OK;
