@@ -107,10 +107,16 @@ static void compare_all(const col_parallel *par, const char *name, test_tasks *c
   compare_sized(par, name, counted, 3000, 2000, false);
 }
 
-/* Past two survey chunks (COL__SURVEY_CHUNK, 4,096 boxes) the survey runs as tasks too. */
+/* The library's threshold for the parallel sort (262,144 boxes by default, sap_sort_par.c). */
+extern size_t col__par_sort_min;
+
+/* Past two survey chunks (COL__SURVEY_CHUNK, 4,096 boxes) the survey runs as tasks too; the
+ * sort as tasks with the threshold lowered (odd w), beside the cell count otherwise. */
 Test(parallel, same_pairs_and_order_past_two_survey_chunks) {
   const uint32_t workers[] = {2, 3, 7};
+  const size_t threshold = col__par_sort_min;
   for (size_t w = 0; w < 3; w++) {
+    col__par_sort_min = w % 2 ? 2048 : threshold;
     test_tasks tt = {1, 7 + w, 0, 0};
     const col_task_system ts = {run_test_tasks, &tt, workers[w]};
     const col_parallel par = {&ts, 0, false};
@@ -118,6 +124,7 @@ Test(parallel, same_pairs_and_order_past_two_survey_chunks) {
     snprintf(name, sizeof name, "shuffled, %u workers, large", workers[w]);
     compare_sized(&par, name, &tt, 30000, 20000, true);
   }
+  col__par_sort_min = threshold;
 }
 
 Test(parallel, same_pairs_and_order_on_calling_thread) {

@@ -7,6 +7,7 @@
  * most of its time. */
 #include "parallel.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,65 @@ static const char *one(const col_boxes *boxes, col_touch touch, const col_parall
   return NULL;
 }
 
+/* The threshold under which the parallel call sorts on one thread (beside the cell count), 262,144
+ * boxes by default (sap_sort_par.c): lowered here so that the tiled sets below reach the
+ * parallel sort. */
+extern size_t col__par_sort_min;
+
+/* The input's boxes tiled TILES times along x, each copy shifted by twice the range of the
+ * finite x values (or by 1), through the pool of two threads and the shuffled system: the
+ * fuzzer's inputs hold at most 1,024 boxes, and the survey's chunks (4,096 boxes) and the
+ * parallel sort (2,048 boxes and up) need more. Reports and stops on a difference. */
+enum { TILES = 8 };
+
+static void tiled_check(const col_boxes *boxes, col_touch touch, uint64_t seed) {
+  const size_t n = boxes->count, total = n * TILES;
+  float *v[6];
+  for (int k = 0; k < 6; k++) v[k] = fz_alloc(total * sizeof(float));
+  float lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    const float a = boxes->min[0][i], b = boxes->max[0][i];
+    if (isfinite(a)) lo = a < lo ? a : lo, hi = a > hi ? a : hi;
+    if (isfinite(b)) lo = b < lo ? b : lo, hi = b > hi ? b : hi;
+  }
+  const float width = hi > lo && isfinite(2.0f * (hi - lo)) ? 2.0f * (hi - lo) : 1.0f;
+  for (size_t t = 0; t < TILES; t++)
+    for (size_t i = 0; i < n; i++) {
+      const size_t at = t * n + i;
+      v[0][at] = boxes->min[0][i] + (float)t * width,
+      v[3][at] = boxes->max[0][i] + (float)t * width;
+      v[1][at] = boxes->min[1][i], v[4][at] = boxes->max[1][i];
+      v[2][at] = boxes->dims == 3 ? boxes->min[2][i] : 0.0f;
+      v[5][at] = boxes->dims == 3 ? boxes->max[2][i] : 0.0f;
+    }
+  const col_boxes tiled = {boxes->dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, total};
+  static col_pairs sequential, got;
+  col_broadphase_stats sequential_stats = {0, 0, 0};
+  if (col_broadphase_pairs(COL_BROADPHASE_SAP, &tiled, touch, &sequential, &sequential_stats) !=
+      COL_OK)
+    abort();
+  col__par_sort_min = 2048;
+  const col_task_system pool = col_thread_pool_tasks(pools[1]);
+  shuffled sys = {seed, false, 0, false, 0, false};
+  const col_task_system mine = {shuffled_run, &sys, (seed & 1) ? 5u : 3u};
+  const col_parallel forms[2] = {{&pool, 0, false}, {&mine, 0, false}};
+  for (int f = 0; f < 2; f++) {
+    const char *bad = one(&tiled, touch, &forms[f], f ? &sys : NULL, &sequential, &sequential_stats,
+                          &got, f ? "shuffled tasks" : "pool of 2 threads");
+    if (bad == NULL) continue;
+    size_t at = 0;
+    while (at < got.count && at < sequential.count && got.data[at].a == sequential.data[at].a &&
+           got.data[at].b == sequential.data[at].b)
+      at++;
+    fprintf(stderr,
+            "fuzz broadphase: %s, on the input's %zu boxes tiled %d times along x (shift %a): "
+            "%zu pairs against the sequential call's %zu, first difference at position %zu\n",
+            bad, n, TILES, (double)width, got.count, sequential.count, at);
+    fz_fail();
+  }
+  for (int k = 0; k < 6; k++) free(v[k]);
+}
+
 const char *fz_parallel_check(const col_boxes *boxes, col_touch touch, const col_pairs *sequential,
                               const col_broadphase_stats *sequential_stats, uint64_t seed,
                               col_pairs *got) {
@@ -149,5 +209,7 @@ const char *fz_parallel_check(const col_boxes *boxes, col_touch touch, const col
            sys.run_then_fail ? "all" : "none", tasks.workers, fallback ? ", fallback allowed" : "");
   bad = one(boxes, touch, &p, &sys, sequential, sequential_stats, got, what);
   if (bad) return bad;
+  /* One input in four that has the boxes for cells: the tiled sets. */
+  if (boxes->count >= 256 && (seed >> 40 & 3) == 0) tiled_check(boxes, touch, seed);
   return NULL;
 }
