@@ -21,7 +21,8 @@ PREDICT_CORES = (8, 32)
 
 
 def parallel_rows(data):
-    """{(backend, scene, N): {T: seconds per run, 0: the sequential call}} from one run."""
+    """{(backend, scene, N): {T: seconds per run, 0: the sequential call}} from one run; the
+    interleaved ratios (bench_parallel.c) under key ("ratio", T) where the row has them."""
     rows = {}
     for b in data.get("benchmarks", []):
         if b.get("error_occurred") or b.get("run_type") == "aggregate":
@@ -37,13 +38,29 @@ def parallel_rows(data):
         else:
             continue
         unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}.get(b.get("time_unit"), 1e-9)
-        rows.setdefault((backend, scene, int(n)), {})[threads] = b["real_time"] * unit
+        row = rows.setdefault((backend, scene, int(n)), {})
+        row[threads] = b["real_time"] * unit
+        if threads > 0 and b.get("interleaved_ratio", 0) > 0:
+            row[("ratio", threads)] = b["interleaved_ratio"]
     return rows
 
 
 def speedup_of(by_t, threads):
+    """T threads over one: the row's interleaved ratio (the fastest of calls taken in turn
+    with a one-thread pool's), else the ratio of the two rows' times."""
+    if ("ratio", threads) in by_t and threads > 1:
+        return by_t[("ratio", threads)]
     one, t = by_t.get(1), by_t.get(threads)
     return None if one is None or t is None or t <= 0 else one / t
+
+
+def entry_cost(by_t):
+    """How much slower one thread through the parallel entry is than the sequential call
+    (interleaved where measured so), or None."""
+    if ("ratio", 1) in by_t:
+        return 1.0 / by_t[("ratio", 1)] - 1.0
+    seq, one = by_t.get(0), by_t.get(1)
+    return None if seq is None or one is None or seq <= 0 else one / seq - 1.0
 
 
 def serial_fraction(speedup, threads):
@@ -68,15 +85,17 @@ def parallel_section(data):
         "`col_broadphase_pairs_parallel` on collide's own thread pool of T threads (the calling "
         "thread is one of them), against the same call on one thread; `sequential` is "
         "`col_broadphase_pairs(COL_BROADPHASE_SAP, ...)` on the same boxes, timed just before. "
-        "Speedup = time on one thread ÷ time on T; efficiency = speedup ÷ T. The rows of one "
-        "size run one after another, so that a change in the machine's load between sizes does not "
-        "enter their ratios.",
+        "Speedup = time on one thread ÷ time on T; efficiency = speedup ÷ T. Each row of T threads "
+        "also times its call in turn with the same call on a pool of one thread (threads:1: with "
+        "the sequential call), the order alternating, and keeps the fastest of each side: the "
+        "speedups and the targets below are those interleaved minima (the table's times are the "
+        "rows' own means).",
         "",
         "| scene | N | backend | sequential ms | " + " | ".join(
-            f"{t} thread{'s' if t > 1 else ''}" for t in sorted({t for r in rows.values() for t in r if t > 0}))
+            f"{t} thread{'s' if t > 1 else ''}" for t in sorted({t for r in rows.values() for t in r if isinstance(t, int) and t > 0}))
         + " |",
     ]
-    counts = sorted({t for r in rows.values() for t in r if t > 0})
+    counts = sorted({t for r in rows.values() for t in r if isinstance(t, int) and t > 0})
     lines.append("|---" * (4 + len(counts)) + "|")
     for (backend, scene, n), by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
         cells = []
@@ -108,8 +127,7 @@ def parallel_section(data):
                      f"{times(got)}{f' ({backend})' if backend else ''} | "
                      f"{verdict(got, got is not None and got >= need)} |")
     for (backend, scene, n), by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2])):
-        seq, one = by_t.get(0), by_t.get(1)
-        over = None if seq is None or one is None or seq <= 0 else one / seq - 1.0
+        over = entry_cost(by_t)
         text = "–" if over is None else f"{100 * over:+.1f}%"
         lines.append(f"| {scene} | {n} | 1 thread through the parallel entry ≤ {100 * ENTRY_LIMIT:g}% "
                      f"slower than the sequential call ({backend}) | {text} | "
@@ -127,7 +145,7 @@ def parallel_section(data):
         "|---" * (6 + len(PREDICT_CORES)) + "|",
     ]
     for (backend, scene, n), by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
-        most = max((t for t in by_t if t > 1), default=None)
+        most = max((t for t in by_t if isinstance(t, int) and t > 1), default=None)
         if most is None:
             continue
         s = speedup_of(by_t, most)
