@@ -157,10 +157,12 @@ def peers_section(table, ctx):
         lines.append(f"| {scene}, {n:,}: {goal} | {ours:,.0f} K ({label}{per_box}) | {verdict} |")
     lines.append("")
 
-    for scene in ("boxprune3d", "boxprune2d", "moving"):
+    for scene in ("boxprune3d", "boxprune2d", "moving", "uniform", "clustered"):
         sizes = sorted({n for (f, a, sc), rows in table.items() if f == "broadphase" and sc == scene
                         and a.startswith("peer-") for n in rows.get("", {})})
         sizes = [n for n in sizes if n >= 1000]
+        if scene in ("uniform", "clustered"):  # every size is in the scene's plot
+            sizes = sizes[-1:]
         if not sizes:
             continue
         moving = scene == "moving"
