@@ -318,7 +318,7 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
    * task: counts, tallies, copies). */
   const size_t fill_stride = COL__TASK_ROUND(per, sizeof(size_t));
   const size_t part_stride = COL__TASK_ROUND(5 * (size_t)k + 1, sizeof(size_t));
-  const size_t parts = tasks > 1 ? tasks * (fill_stride + part_stride) + part_stride : 0;
+  const size_t parts = tasks > 1 ? tasks * (fill_stride + part_stride) : 0;
   const size_t cell_bytes = (3 * per + 4 * (size_t)k + parts) * sizeof(size_t);
   size_t *count = col__bp_work(bp, 3, cell_bytes);
   if (count == NULL) return COL_ERR_MEMORY;
