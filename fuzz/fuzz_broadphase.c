@@ -22,6 +22,9 @@
 
 const char fz_target[] = "broadphase";
 
+/* sap_deal.c's threshold for its prefetching deal (65,536 boxes). */
+extern size_t col__deal_far;
+
 enum {
   BRUTE_MAX = 256,    /* brute force runs up to this many boxes */
   PAIR_BUDGET = 2048, /* pairs per input at most (see below) */
@@ -120,6 +123,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * and prune starts its cells), else up to 127: the cost grows with the boxes, and one input
    * in sixteen large keeps the average near a millisecond. */
   const size_t n = ((size_t)n_low | (size_t)n_high << 8) % ((n_high & 0xF0) == 0xF0 ? 1024 : 128);
+  /* The deal prefetches past 65,536 boxes only (col__deal_far): an input of odd length takes
+   * that path at any size (the same places; its reads must stay in bounds). */
+  col__deal_far = (size & 1) ? 0 : (size_t)1 << 16;
   /* Bits 2-3 of the second n byte (n never reads them) shape the set: 0 as decoded; 1 every
    * box flat on y (max y = min y): no mean size for the cells; 2 on an integer lattice
    * (generated coordinates 0..15, extents 0..3, every 16th box up to 15, the last 8..15; sets of

@@ -262,6 +262,9 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
  * in the passes' AVX2 build when avx2. */
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch);
+/* Boxes past which the deal prefetches (sap_deal.c, 65,536; the broadphase fuzzer lowers it,
+ * since its inputs never reach that many). */
+extern size_t col__deal_far;
 /* Boxes from which the parallel call sorts as tasks (sap_sort_par.c; tests lower it). */
 extern size_t col__par_sort_min;
 /* The sort of col__bp_sort_x_surveyed as tasks on bp->par's task system (sap_sort_par.c), the

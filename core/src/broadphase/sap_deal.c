@@ -16,9 +16,9 @@
  * tasks per worker (ranges cost about the same, but a loaded worker can fall behind). */
 enum { DEAL_MIN_BOXES = 512, DEAL_TASKS_PER_WORKER = 2, DEAL_MAX_TASKS = 64, AHEAD = 16 };
 
-/* Past FAR boxes the deal's reads of the spans in sorted order miss the caches: it prefetches
- * AHEAD boxes ahead. */
-enum { FAR = 1 << 16 };
+/* Past col__deal_far boxes the deal's reads of the spans in sorted order miss the caches: it
+ * prefetches AHEAD boxes ahead. */
+size_t col__deal_far = 1u << 16;
 
 /* Boxes order[0..m) into their cells' places, in sorted order, so each cell's boxes stay
  * sorted on min x: at each place the box's index and its tag, bit 0 when the place is in the
@@ -71,14 +71,14 @@ COL__BP_INLINE void deal_all(unsigned dims, const uint32_t *order, size_t from, 
                              const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot,
                              bool own, size_t spare) {
   if (own && dims == 3)
-    deal(3, order, from, to, span, kz, fill, slot, m > FAR, true, spare);
+    deal(3, order, from, to, span, kz, fill, slot, m > col__deal_far, true, spare);
   else if (own)
-    deal(2, order, from, to, span, kz, fill, slot, m > FAR, true, spare);
-  else if (dims == 3 && m > FAR)
+    deal(2, order, from, to, span, kz, fill, slot, m > col__deal_far, true, spare);
+  else if (dims == 3 && m > col__deal_far)
     deal(3, order, 0, m, span, kz, fill, slot, true, false, 0);
   else if (dims == 3)
     deal(3, order, 0, m, span, kz, fill, slot, false, false, 0);
-  else if (m > FAR)
+  else if (m > col__deal_far)
     deal(2, order, 0, m, span, kz, fill, slot, true, false, 0);
   else
     deal(2, order, 0, m, span, kz, fill, slot, false, false, 0);
