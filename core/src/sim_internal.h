@@ -44,4 +44,7 @@ static inline float col__maxf(float a, float b) { return a > b ? a : b; }
 static inline float col__absf(float a) { return a < 0 ? -a : a; }
 static inline float col__minf(float a, float b) { return a < b ? a : b; }
 
+/* Wild objects past which every remaining pair is tested (sim.c; the sim fuzzer lowers it). */
+extern size_t col__sim_wild_max;
+
 #endif
