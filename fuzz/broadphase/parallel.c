@@ -57,6 +57,20 @@ static void start_pools(void) {
       fprintf(stderr, "fuzz broadphase: col_thread_pool_create(%u) failed\n", k + 1);
       fz_fail();
     }
+  /* A pool of 0 threads takes COLLIDE_THREADS or the online CPUs: at least one worker (once). */
+  static bool sized;
+  if (!sized) {
+    sized = true;
+    col_thread_pool *p = NULL;
+    const col_status st = col_thread_pool_create(0, &p);
+    const uint32_t workers = st == COL_OK ? col_thread_pool_tasks(p).workers : 0;
+    col_thread_pool_destroy(p);
+    if (st != COL_OK || workers < 1) {
+      fprintf(stderr, "fuzz broadphase: col_thread_pool_create(0): status %s, %u workers\n",
+              col_status_string(st), workers);
+      fz_fail();
+    }
+  }
 }
 
 static bool same_list(const col_pairs *x, const col_pairs *y) {
