@@ -235,20 +235,19 @@ static void cells_task(void *context, uint32_t task) {
 }
 
 /* count[0..k): every cell's boxes (among those without NaN: the boxes to sweep), by one pass
- * or by `tasks` tasks; false when the grid is given up (too many copies). */
+ * or by `tasks` tasks, each with its part of `part` (part_stride entries apart, laid out by
+ * col__sap_deal); false when the grid is given up (too many copies). */
 static col_status count_cells(col__bp *bp, const col__cells *c, size_t m, bool maybe_nan, bool avx2,
                               size_t tasks, uint32_t *span, size_t *count, size_t *tally,
-                              size_t *part, const col__sap_side *side, col__sap_rec *rec,
-                              bool *grid) {
+                              size_t *part, size_t part_stride, const col__sap_side *side,
+                              col__sap_rec *rec, bool *grid) {
   const size_t k = (size_t)c->count[0] * (size_t)c->count[1];
   cells_fn *fn = avx2 ? cells_avx2 : cells_base;
   memset(count, 0, k * sizeof *count);
   memset(tally, 0, 4 * k * sizeof *tally);
   size_t copies = 0;
   if (tasks > 1) {
-    cells_job j = {fn,  bp->boxes, c,   maybe_nan, tasks,
-                   k,   span,      rec, part,      COL__TASK_ROUND(5 * k + 1, sizeof(size_t)),
-                   side};
+    cells_job j = {fn, bp->boxes, c, maybe_nan, tasks, k, span, rec, part, part_stride, side};
     if (!col__par_run(bp, cells_task, &j, tasks + (side != NULL))) return COL_ERR_TASKS;
     for (size_t t = 0; t < tasks; t++) {
       const size_t *pc = part + t * j.stride, *pt = pc + k;
@@ -326,7 +325,7 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   size_t *fills = tally + 4 * (size_t)k, *part = fills + (tasks > 1 ? tasks * fill_stride : 0);
   if (grid) {
     const col_status st = count_cells(bp, &cells, m, sv->maybe_nan, avx2, tasks, span, count, tally,
-                                      part, side, rec, &grid);
+                                      part, part_stride, side, rec, &grid);
     if (st != COL_OK) return st;
   } else {
     if (side != NULL) side->fn(side->context);
