@@ -277,6 +277,11 @@ def main():
     everything, texts = sites(mutated)
     if only:
         chosen = [s for s in everything if mutant_id(s) in only]
+        unknown = sorted(set(only) - {mutant_id(s) for s in chosen})
+        if unknown:
+            print(f"fuzz-mutants: MUTANTS_ONLY names no site: {', '.join(unknown)} (ids as "
+                  f"--list prints them, e.g. {mutant_id(everything[0])})", file=sys.stderr)
+            return 2
     else:
         chosen = draw(everything, texts, count, seed)
     if args == ["--list"]:
