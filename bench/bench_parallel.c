@@ -11,10 +11,12 @@
  * as bench_broadphase.c does. Counters: pairs, threads, kcycles_per_run, and from the wall
  * clock (TSC) boxes_per_second, tsc_cycles_per_item and ns_per_item; no items_per_second
  * (Google Benchmark divides it by the main thread's CPU time: the pool's threads left out).
- * The threads:T rows also time their call interleaved with a reference, one call each in turn,
- * and keep the fastest of each: interleaved_ratio = the reference's fastest over this row's
- * (threads:1: against the sequential call, so 0.97 means 3% slower; T > 1: against a pool of one
- * thread, the speedup), with both minima in interleaved_kcycles and interleaved_ref_kcycles.
+ * .../N/any-order:T (T >= 2) times col_broadphase_pairs_parallel_any_order the same way (the
+ * pair set without the sequential order, so no copy of the pairs into place).
+ * The threads:T and any-order:T rows also time their call interleaved with a reference, one call
+ * each in turn, and keep the fastest of each: interleaved_ratio = the reference's fastest over this
+ * row's (threads:1: against the sequential call, so 0.97 means 3% slower; T > 1: against a pool of
+ * one thread, the speedup), with both minima in interleaved_kcycles and interleaved_ref_kcycles.
  * Separate rows run seconds apart and see the machine's clock and load change in between; the
  * interleaved minima are what the report's targets read. */
 #define _POSIX_C_SOURCE 200809L
@@ -37,6 +39,7 @@ typedef struct par_case {
   int scene;
   size_t n;
   uint32_t threads; /* 0: the sequential call */
+  bool any_order;   /* col_broadphase_pairs_parallel_any_order */
 } par_case;
 
 /* The scenes, filled once per size and kept (a row's neighbours use the same boxes). */
@@ -44,6 +47,17 @@ static bench_scene scenes[SCENE_COUNT];
 /* One pool per thread count, started on its first row and kept for the run: starting threads
  * is not what the rows time. */
 static col_thread_pool *pools[MAX_THREADS + 1];
+
+/* The call a row times: sequential (no threads), ordered or any-order parallel. */
+static col_status call(const par_case *c, const col_boxes *boxes, const col_parallel *parallel,
+                       col_pairs *pairs, col_broadphase_stats *stats) {
+  if (c->threads == 0)
+    return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
+  if (c->any_order)
+    return col_broadphase_pairs_parallel_any_order(boxes, COL_TOUCH_OVERLAPS, parallel, pairs,
+                                                   stats);
+  return col_broadphase_pairs_parallel(boxes, COL_TOUCH_OVERLAPS, parallel, pairs, stats);
+}
 
 static void run(gb_state *st, void *user) {
   const par_case *c = user;
@@ -68,18 +82,12 @@ static void run(gb_state *st, void *user) {
   const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz());
   for (int warm = 0; warm < 2 && all == COL_OK; warm++) {
     const uint64_t w0 = bench_tsc();
-    all =
-        c->threads > 0
-            ? col_broadphase_pairs_parallel(&boxes, COL_TOUCH_OVERLAPS, &parallel, &pairs, &stats)
-            : col_broadphase_pairs(COL_BROADPHASE_SAP, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
+    all = call(c, &boxes, &parallel, &pairs, &stats);
     if (bench_tsc() - w0 > warm_limit) break;
   }
   const uint64_t t0 = bench_tsc();
   while (gb_keep_running(st)) {
-    if (c->threads > 0)
-      all |= col_broadphase_pairs_parallel(&boxes, COL_TOUCH_OVERLAPS, &parallel, &pairs, &stats);
-    else
-      all |= col_broadphase_pairs(COL_BROADPHASE_SAP, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
+    all |= call(c, &boxes, &parallel, &pairs, &stats);
     gb_do_not_optimize(pairs.data);
   }
   const uint64_t ticks = bench_tsc() - t0;
@@ -100,7 +108,7 @@ static void run(gb_state *st, void *user) {
         const bool mine = (side ^ (round & 1)) != 0;
         const uint64_t c0 = bench_tsc();
         if (mine)
-          all |= col_broadphase_pairs_parallel(&boxes, COL_TOUCH_OVERLAPS, &parallel, &pairs, NULL);
+          all |= call(c, &boxes, &parallel, &pairs, NULL);
         else if (c->threads == 1)
           all |= col_broadphase_pairs(COL_BROADPHASE_SAP, &boxes, COL_TOUCH_OVERLAPS, &pairs, NULL);
         else
@@ -135,16 +143,16 @@ static void run(gb_state *st, void *user) {
   col_pairs_free(&pairs);
 }
 
-static void add(const char *backend, int scene, size_t n, uint32_t threads) {
+static void add(const char *backend, int scene, size_t n, uint32_t threads, bool any_order) {
   /* Static storage: the registration keeps a pointer for the whole run. */
   static par_case cases[MAX_ROWS];
   static size_t used;
   if (used == MAX_ROWS) return;
   par_case *c = &cases[used++];
-  *c = (par_case){backend, scene, n, threads};
+  *c = (par_case){backend, scene, n, threads, any_order};
   char name[160], part[32];
   if (threads > 0)
-    snprintf(part, sizeof part, "threads:%u", threads);
+    snprintf(part, sizeof part, "%s:%u", any_order ? "any-order" : "threads", threads);
   else
     snprintf(part, sizeof part, "sequential");
   snprintf(name, sizeof name, "broadphase/sap-par/%s/%s/%zu/%s", backend, bench_scene_name[scene],
@@ -189,9 +197,12 @@ void bench_register_parallel(void) {
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
       if (quick && i != 3) continue;
       if (smoke && i == 3) continue; /* the same as boxprune3d's row above */
-      add(backends[k].name, sizes[i].scene, sizes[i].n, 0);
-      for (uint32_t t = 1; t <= online; t = next_threads(t, online))
-        add(backends[k].name, sizes[i].scene, sizes[i].n, t);
+      add(backends[k].name, sizes[i].scene, sizes[i].n, 0, false);
+      for (uint32_t t = 1; t <= online; t = next_threads(t, online)) {
+        add(backends[k].name, sizes[i].scene, sizes[i].n, t, false);
+        /* One thread runs the sequential call in either form: any order from two. */
+        if (t > 1) add(backends[k].name, sizes[i].scene, sizes[i].n, t, true);
+      }
     }
   }
 }

@@ -44,6 +44,7 @@ bugs=(
   "sim-world-moves-on@core/src/sim_world.c@sim@s/^  return status;/  for (size_t j = 0; status != COL_OK \&\& j < n; j++) world_advance(w, j, dt);\n&/@a world step whose allocation fails moves every entity once more (sims.h: those after the failed turn unchanged)"
   "mask-out-before-alloc@core/src/mask.c@mask@s/st = mask_alloc(s.width, s.height, s.x, s.y, \&m);/st = mask_alloc(s.width, s.height, s.x, s.y, out), m = *out;/@a mask from a sprite written to *out before its allocation (pixels.h: *out untouched on COL_ERR_MEMORY)"
   "par-shared-counter@core/src/broadphase/sap_par.c@broadphase@s/memcpy(j->joined + task->offset, task->list.data, task->list.count \* sizeof(col_pair));/memcpy(j->bp->out->data + j->bp->out->count, task->list.data, task->list.count * sizeof(col_pair)), j->bp->out->count += task->list.count;/;s/  bp->out->count += total;/  (void)total;/@the parallel sweep's tasks append their pairs through the list's shared count instead of copying them to their own range (a race; the pairs in the order the tasks ran)"
+  "any-order-stale-fill@core/src/broadphase/pairs.c@broadphase@s/  if (w->at != SIZE_MAX) b->fill\[w->at\] = out->count;/  (void)0;/@the any-order parallel sweep forgets how many pairs a task wrote into a block when it takes the next one (the gaps are closed with a stale count)"
   "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"
 )
 

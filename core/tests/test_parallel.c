@@ -159,6 +159,78 @@ Test(parallel, same_pairs_and_order_on_pools) {
   compare_all(NULL, "built-in pool (NULL)", NULL);
 }
 
+/* Pairs per block of the any-order join (4,096 by default, pairs.c). */
+extern size_t col__par_block_pairs;
+
+static void sorted_copy(const col_pairs *in, col_pairs *out) {
+  out->count = 0;
+  for (size_t k = 0; k < in->count; k++)
+    cr_assert_eq(col_pairs_push(out, in->data[k].a, in->data[k].b), COL_OK);
+  col_pairs_sort(out);
+}
+
+/* The any-order call: the sequential call's pair set (each pair once) and counts, on a fresh
+ * list (every task writes its own list: nothing to write blocks into), on the same list again
+ * (blocks of the room the first call left), and on a list with room for about half the pairs
+ * (blocks run out midway: the tasks go on in their own lists), with blocks small enough that a
+ * task changes block many times, and the default. */
+Test(parallel, any_order_same_pair_set) {
+  const size_t saved = col__par_block_pairs, block[] = {40, 333, saved};
+  col_thread_pool *pool = NULL;
+  cr_assert_eq(col_thread_pool_create(2, &pool), COL_OK);
+  const col_task_system on_pool = col_thread_pool_tasks(pool);
+  test_tasks tt = {1, 17, 0, 0};
+  const col_task_system shuffled = {run_test_tasks, &tt, 3};
+  const col_task_system *systems[] = {&on_pool, &shuffled};
+  uint64_t rng = 0xa11;
+  col_pairs want = {0}, sorted = {0}, got = {0};
+  for (size_t b = 0; b < 3; b++)
+    for (size_t sys = 0; sys < 2; sys++)
+      for (unsigned dims = 2; dims <= 3; dims++)
+        for (int scene = 0; scene < PAR_SCENES; scene++) {
+          col__par_block_pairs = block[b];
+          box_set s = set_make(dims == 2 ? 3000 : 2000, dims);
+          par_fill(&s, (enum par_scene)scene, &rng);
+          const col_touch t = scene % 2 ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
+          col_broadphase_stats ws, gs;
+          cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
+          col_pairs_sort(&want);
+          const col_parallel par = {systems[sys], 0, false};
+          for (int call = 0; call < 3; call++) {
+            if (call != 1) col_pairs_free(&got);
+            for (size_t k = 0; call == 2 && k < want.count / 2; k++)
+              cr_assert_eq(col_pairs_push(&got, 0, 1), COL_OK);
+            cr_assert_eq(col_broadphase_pairs_parallel_any_order(&s.boxes, t, &par, &got, &gs),
+                         COL_OK);
+            sorted_copy(&got, &sorted);
+            char what[96];
+            snprintf(what, sizeof what, "any order, blocks of %zu, system %zu, %uD %s, call %d",
+                     block[b], sys, dims, par_names[scene], call);
+            expect_same(&sorted, &want, &gs, &ws, what);
+          }
+          set_free(&s);
+        }
+  col__par_block_pairs = saved;
+  cr_assert_gt(tt.most, 1, "the any-order calls were split into tasks");
+  /* A failing task system: COL_ERR_TASKS and an empty list, as the ordered call. */
+  test_tasks fails = {2, 0, 0, 0};
+  const col_task_system bad = {run_test_tasks, &fails, 4};
+  const col_parallel par = {&bad, 0, false};
+  box_set s = set_make(3000, 2);
+  par_fill(&s, UNIFORM, &rng);
+  cr_assert_eq(
+      col_broadphase_pairs_parallel_any_order(&s.boxes, COL_TOUCH_OVERLAPS, &par, &got, NULL),
+      COL_ERR_TASKS);
+  cr_assert_eq(got.count, 0);
+  cr_assert_eq(col_broadphase_pairs_parallel_any_order(NULL, COL_TOUCH_OVERLAPS, &par, &got, NULL),
+               COL_ERR_NULL);
+  set_free(&s);
+  col_thread_pool_destroy(pool);
+  col_pairs_free(&want);
+  col_pairs_free(&sorted);
+  col_pairs_free(&got);
+}
+
 Test(parallel, errors_and_fallback) {
   uint64_t rng = 7;
   box_set s = set_make(3000, 2);

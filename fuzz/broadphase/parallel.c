@@ -1,6 +1,7 @@
 /* The parallel sweep and prune against the sequential one, in the broadphase target
  * (parallel.h). Every form must give the sequential call's list exactly, in its order (the
- * header promises the order whatever the number of tasks), and its pair count in the stats.
+ * header promises the order whatever the number of tasks), and its pair count in the stats;
+ * the any-order call its pair set (compared sorted) and counts.
  * (Sets the sequential call sweeps as one cell, under 256 boxes among them, run it directly: the
  * large inputs, one in sixteen, reach the tasks.) The pools start their threads once per process,
  * not per input: a fuzzer runs thousands of inputs a second, and starting threads for each would be
@@ -115,6 +116,66 @@ static const char *one(const col_boxes *boxes, col_touch touch, const col_parall
   return NULL;
 }
 
+extern size_t col__par_block_pairs;
+
+static int by_pair(const void *x, const void *y) {
+  const col_pair *p = x, *q = y;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return (p->b > q->b) - (p->b < q->b);
+}
+
+static const char *any_order_check(const col_boxes *boxes, col_touch touch,
+                                   const col_pairs *sequential,
+                                   const col_broadphase_stats *sequential_stats, uint64_t seed,
+                                   col_pairs *got) {
+  static char label[200];
+  static col_pair *want;
+  static size_t want_room;
+  if (sequential->count > want_room) {
+    free(want);
+    want_room = sequential->count;
+    want = fz_alloc(want_room * sizeof *want);
+  }
+  if (sequential->count) {
+    memcpy(want, sequential->data, sequential->count * sizeof *want);
+    qsort(want, sequential->count, sizeof *want, by_pair);
+  }
+  const size_t saved = col__par_block_pairs;
+  col__par_block_pairs = (seed >> 44 & 3) ? 32 + (size_t)(seed >> 46) % 256 : saved;
+  const col_task_system pool = col_thread_pool_tasks(pools[1]);
+  shuffled sys = {seed ^ 0x5a5a, false, 0, false, 0, false};
+  const col_task_system mine = {shuffled_run, &sys, (seed & 2) ? 4u : 3u};
+  const col_task_system *systems[2] = {&pool, &mine};
+  const char *bad = NULL;
+  for (int f = 0; f < 2 && bad == NULL; f++) {
+    const col_parallel p = {systems[f], 0, false};
+    col_broadphase_stats stats = {0, 0, 0};
+    const col_status st = col_broadphase_pairs_parallel_any_order(boxes, touch, &p, got, &stats);
+    const char *what = f ? "shuffled tasks" : "pool of 2 threads";
+    if (st != COL_OK) {
+      snprintf(label, sizeof label, "parallel any order, %s: status %s", what,
+               col_status_string(st));
+      bad = label;
+      break;
+    }
+    if (got->count) qsort(got->data, got->count, sizeof *got->data, by_pair);
+    if (got->count != sequential->count ||
+        (got->count && memcmp(got->data, want, got->count * sizeof *want) != 0) ||
+        stats.pairs != sequential_stats->pairs || stats.tests != sequential_stats->tests) {
+      snprintf(label, sizeof label,
+               "parallel any order, %s, blocks of %zu pairs: %zu pairs (stats %llu pairs, %llu "
+               "tests) against the sequential call's %zu (%llu, %llu), or a different set",
+               what, col__par_block_pairs, got->count, (unsigned long long)stats.pairs,
+               (unsigned long long)stats.tests, sequential->count,
+               (unsigned long long)sequential_stats->pairs,
+               (unsigned long long)sequential_stats->tests);
+      bad = label;
+    }
+  }
+  col__par_block_pairs = saved;
+  return bad;
+}
+
 /* The threshold under which the parallel call sorts on one thread (beside the cell count), 262,144
  * boxes by default (sap_sort_par.c): lowered here so that the tiled sets below reach the
  * parallel sort. */
@@ -222,6 +283,11 @@ const char *fz_parallel_check(const col_boxes *boxes, col_touch touch, const col
   snprintf(what, sizeof what, "tasks failing in call %u having run %s, %u workers%s", sys.fail_on,
            sys.run_then_fail ? "all" : "none", tasks.workers, fallback ? ", fallback allowed" : "");
   bad = one(boxes, touch, &p, &sys, sequential, sequential_stats, got, what);
+  if (bad) return bad;
+  /* The any-order call (pool of 2 threads, shuffled tasks): the same pairs, each once, and the
+   * same counts, in any order; blocks of 32 to 287 pairs or the default (by the seed), into
+   * a list that holds whatever room the last input left (none, too little, or enough). */
+  bad = any_order_check(boxes, touch, sequential, sequential_stats, seed, got);
   if (bad) return bad;
   /* One input in four that has the boxes for cells: the tiled sets. */
   if (boxes->count >= 256 && (seed >> 40 & 3) == 0) tiled_check(boxes, touch, seed);

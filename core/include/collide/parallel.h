@@ -71,6 +71,21 @@ col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch
                                          const col_parallel *parallel, col_pairs *out,
                                          col_broadphase_stats *stats);
 
+/* The same pair set as col_broadphase_pairs_parallel (each pair (i, j), i < j, once), in an
+ * order that depends on how the tasks ran: not the sequential call's, and not the same from
+ * one call to the next (col_pairs_sort gives the canonical order). What it saves: the ordered
+ * call's tasks write into lists of their own that are then copied into place, one more pass
+ * over every pair; here the tasks write straight into `out`, in blocks of a few thousand pairs
+ * taken in turn, and only the gaps the blocks leave are filled (a few blocks' worth). The
+ * blocks come from the room `out` already has: the first call on a list (or one with more
+ * pairs than the list ever held) copies as the ordered call does and grows the list, so later
+ * calls find the room. Inputs the sequential call sweeps as one cell and task systems of one
+ * worker run the sequential call (its order). Errors, stats and `out` after an error as
+ * col_broadphase_pairs_parallel. */
+col_status col_broadphase_pairs_parallel_any_order(const col_boxes *boxes, col_touch touch,
+                                                   const col_parallel *parallel, col_pairs *out,
+                                                   col_broadphase_stats *stats);
+
 /* The incremental cache's whole-frame passes (the sweep and prune cache's full sort and sweep
  * of the first frame, and of frames where too many boxes moved) through a task system, with the
  * same pairs in the same order as without; NULL goes back to one thread. The cache keeps the

@@ -6,6 +6,8 @@
 
 #include "../backend.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 typedef struct col__bp {
@@ -15,6 +17,8 @@ typedef struct col__bp {
   col_pairs *out;
   col_broadphase_stats stats;
   const col_parallel *par; /* non-NULL: sweep and prune sweeps its cells as tasks (sap_par.c) */
+  bool any_order;          /* with par: the tasks write into the list in blocks (no join) */
+  struct col__bp_writer *writer; /* a task writing into blocks of the caller's list, or NULL */
 } col__bp;
 
 /* Records that `bytes` of working memory are held at once (keeps the peak). */
@@ -43,6 +47,35 @@ typedef struct col__bp_task {
 /* `n` task records kept in the pair list's working memory (their lists kept between calls,
  * other fields undefined); NULL when out of memory. */
 col__bp_task *col__bp_tasks(col__bp *bp, size_t n);
+
+/* The any-order join (col_broadphase_pairs_parallel_any_order): the caller's list, past its
+ * pairs, cut into `count` blocks of `block` pairs, handed to the tasks in turn (`next`); each
+ * block's owner records in fill[k] how many pairs it wrote there. A task's writer: the block it
+ * writes (its pairs in the task's col__bp.out, which points at the block), and its own list
+ * (`own`), which it writes once the blocks run out (`spilled`). */
+typedef struct col__bp_blocks {
+  col_pair *base;
+  size_t block, count;
+  _Atomic size_t next;
+  size_t *fill;
+} col__bp_blocks;
+typedef struct col__bp_writer {
+  col__bp_blocks *blocks;
+  size_t at; /* the block written, SIZE_MAX before the first */
+  col_pairs *own;
+  bool spilled;
+} col__bp_writer;
+/* Pairs per block (4,096; the broadphase fuzzer lowers it to reach the block changes). */
+extern size_t col__par_block_pairs;
+/* Points a task's bp->out (a window struct of its own, its `work` the task's) at the next
+ * block with room for `extra` pairs, or at the task's own list when none is left (bp->writer
+ * then NULL: the list grows as usual). Called by col__bp_reserve when the block is full. */
+col_status col__bp_next_block(col__bp *bp, size_t extra);
+/* Closes the task's writing: the block's fill recorded, or the own list given its pairs. */
+void col__bp_writer_close(col__bp_writer *w, col_pairs *window);
+/* Closes the gaps the blocks [0, used) left, moving pairs from the last blocks into them, and
+ * returns how many pairs now lie end to end from `base`. */
+size_t col__bp_blocks_pack(col__bp_blocks *blocks, size_t used);
 
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);

@@ -115,7 +115,65 @@ static col_status grow(col_pairs *out, size_t needed) {
 
 col_status col__bp_reserve(col__bp *bp, size_t extra) {
   col_pairs *out = bp->out;
-  return out->capacity - out->count >= extra ? COL_OK : grow(out, out->count + extra);
+  if (out->capacity - out->count >= extra) return COL_OK;
+  return bp->writer != NULL ? col__bp_next_block(bp, extra) : grow(out, out->count + extra);
+}
+
+/* The any-order join's blocks (broadphase.h). A block too small for `extra` is never taken, so
+ * a cell's run of hits written whole (the backends without a cell sweep) lands in one block. */
+size_t col__par_block_pairs = 4096;
+
+col_status col__bp_next_block(col__bp *bp, size_t extra) {
+  col__bp_writer *w = bp->writer;
+  col__bp_blocks *b = w->blocks;
+  col_pairs *out = bp->out;
+  if (w->at != SIZE_MAX) b->fill[w->at] = out->count;
+  w->at = SIZE_MAX;
+  if (extra <= b->block) {
+    const size_t k = atomic_fetch_add_explicit(&b->next, 1, memory_order_relaxed);
+    if (k < b->count) {
+      w->at = k;
+      out->data = b->base + k * b->block, out->count = 0, out->capacity = b->block;
+      return COL_OK;
+    }
+  }
+  /* No block left: the task's own list from here on (the caller copies it in after). */
+  w->spilled = true;
+  bp->writer = NULL;
+  out->data = w->own->data, out->count = 0, out->capacity = w->own->capacity;
+  return grow(out, extra);
+}
+
+void col__bp_writer_close(col__bp_writer *w, col_pairs *window) {
+  if (w->spilled) {
+    w->own->data = window->data, w->own->count = window->count;
+    w->own->capacity = window->capacity;
+  } else {
+    w->own->count = 0;
+    if (w->at != SIZE_MAX) w->blocks->fill[w->at] = window->count;
+  }
+  w->own->work = window->work;
+}
+
+size_t col__bp_blocks_pack(col__bp_blocks *blocks, size_t used) {
+  const size_t size = blocks->block;
+  size_t *fill = blocks->fill;
+  /* Blocks [lo, hi) still hold pairs that may move; the first gap takes pairs from the last
+   * block's end, so pairs move only into gaps (a few blocks' worth, not the list). */
+  size_t lo = 0, hi = used;
+  while (hi > 0 && fill[hi - 1] == 0) hi--;
+  while (lo + 1 < hi) {
+    if (fill[lo] == size) {
+      lo++;
+      continue;
+    }
+    const size_t last = hi - 1, take = size - fill[lo] < fill[last] ? size - fill[lo] : fill[last];
+    memcpy(blocks->base + lo * size + fill[lo], blocks->base + last * size + fill[last] - take,
+           take * sizeof(col_pair));
+    fill[lo] += take, fill[last] -= take;
+    while (hi > lo + 1 && fill[hi - 1] == 0) hi--;
+  }
+  return lo < hi ? lo * size + fill[lo] : lo * size;
 }
 
 static col_status append(col_pairs *out, uint32_t a, uint32_t b) {
@@ -235,7 +293,7 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
   const col_broadphase_info *info = info_of(k);
   if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
     return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, NULL};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, NULL, false, NULL};
   col_status st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

@@ -1,13 +1,14 @@
-/* The parallel broadphase's entry points. col_broadphase_pairs_parallel: the checks of
- * col_broadphase_pairs, the task system chosen (the caller's, or the built-in pool), and
- * sweep and prune run with it; inputs that have nothing to split, and task systems of one
- * worker, take the sequential call itself. col_broadphase_cache_set_parallel: the cache keeps
- * the caller's struct and hands it to the whole frames' sweeps (cache_sap.c). */
+/* The parallel broadphase's entry points. col_broadphase_pairs_parallel (and its any-order
+ * form): the checks of col_broadphase_pairs, the task system chosen (the caller's, or the
+ * built-in pool), and sweep and prune run with it; inputs that have nothing to split, and task
+ * systems of one worker, take the sequential call itself. col_broadphase_cache_set_parallel: the
+ * cache keeps the caller's struct and hands it to the whole frames' sweeps (cache_sap.c). */
 #include "cache.h"
 
-col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch,
-                                         const col_parallel *parallel, col_pairs *out,
-                                         col_broadphase_stats *stats) {
+/* Both entry points: any_order lets the tasks write into blocks of `out` (sap_par.c). */
+static col_status pairs_parallel(const col_boxes *boxes, col_touch touch,
+                                 const col_parallel *parallel, col_pairs *out,
+                                 col_broadphase_stats *stats, bool any_order) {
   static const col_parallel builtin = {NULL, 0, false};
   if (out == NULL) return COL_ERR_NULL;
   col_status st = col__bp_check(boxes, touch);
@@ -25,7 +26,7 @@ col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch
   }
   /* One worker: the sequential call itself, at its cost. */
   if (ts.workers <= 1) return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, par};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, par, any_order, NULL};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
@@ -36,6 +37,18 @@ col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch
   }
   if (stats != NULL) *stats = bp.stats;
   return COL_OK;
+}
+
+col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch,
+                                         const col_parallel *parallel, col_pairs *out,
+                                         col_broadphase_stats *stats) {
+  return pairs_parallel(boxes, touch, parallel, out, stats, false);
+}
+
+col_status col_broadphase_pairs_parallel_any_order(const col_boxes *boxes, col_touch touch,
+                                                   const col_parallel *parallel, col_pairs *out,
+                                                   col_broadphase_stats *stats) {
+  return pairs_parallel(boxes, touch, parallel, out, stats, true);
 }
 
 col_status col_broadphase_cache_set_parallel(col_broadphase_cache *cache,

@@ -30,9 +30,12 @@ static col_status sweep_cell(col__bp *bp, const col__sap_cell *cell, uint32_t *i
   const col__backend *be = bp->backend;
   if (be->sap_sweep != NULL) {
     size_t r = 0, j = 0;
+    /* Room for a good part of the cell at once: each shortfall is one more call. Writing into
+     * a block of the caller's list (the any-order join), what room the block has left: a
+     * block left early is a gap that the join fills by moving pairs. */
+    const size_t want = bp->writer != NULL ? 2 * COL__SAP_ROOM : COL__SAP_ROOM + cell->count;
     while (r + 1 < cell->count) {
-      /* Room for a good part of the cell at once: each shortfall is one more call. */
-      const col_status st = col__bp_reserve(bp, COL__SAP_ROOM + cell->count);
+      const col_status st = col__bp_reserve(bp, want);
       if (st != COL_OK) return st;
       const size_t got = be->sap_sweep(cell, bp->touch, &r, &j, out->data + out->count,
                                        out->capacity - out->count, &bp->stats.tests);

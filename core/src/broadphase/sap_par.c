@@ -31,19 +31,27 @@ typedef struct job {
   const col__bp *bp;
   const col__sap_dealt *d;
   col__bp_task *task;
-  col_pair *joined; /* the caller's list at the first place of the joined pairs */
+  col_pair *joined;       /* the caller's list at the first place of the joined pairs */
+  col__bp_blocks *blocks; /* the any-order join: the blocks of the caller's list, or NULL */
 } job;
 
 static void sweep_task(void *context, uint32_t t) {
   const job *j = context;
   col__bp_task *task = &j->task[t];
-  col__bp bp = {j->bp->boxes, j->bp->touch, j->bp->backend, &task->list, {0, 0, 0}, NULL};
   task->list.count = 0;
+  /* Any order: the task writes through a window onto a block of the caller's list (taken at
+   * its first write), its own list only once the blocks run out. */
+  col_pairs window = {NULL, 0, 0, task->list.work};
+  col__bp_writer writer = {j->blocks, SIZE_MAX, &task->list, false};
+  col_pairs *out = j->blocks != NULL ? &window : &task->list;
+  col__bp bp = {j->bp->boxes, j->bp->touch, j->bp->backend, out,
+                {0, 0, 0},    NULL,         false,          j->blocks != NULL ? &writer : NULL};
   /* A run's hits are offsets within its cell: room for the widest cell. */
   const size_t idx_bytes = (j->d->widest + 64) * sizeof(uint32_t);
   uint32_t *idx = col__bp_work(&bp, 0, idx_bytes);
   task->status =
       idx != NULL ? col__sap_sweep_cells(&bp, j->d, task->from, task->to, idx) : COL_ERR_MEMORY;
+  if (j->blocks != NULL) col__bp_writer_close(&writer, &window);
   col__bp_scratch(&bp, idx_bytes + col__sap_cell_bytes(bp.boxes->dims, j->d->widest) +
                            task->list.capacity * sizeof(col_pair));
   task->stats = bp.stats;
@@ -90,6 +98,14 @@ static void validate_join(const col__sap_dealt *d, const col__bp_task *task, siz
   if (next != d->cells) col__validate_fail("parallel sweep", "cells left out", (size_t)next);
   if (at != total) col__validate_fail("parallel sweep", "joined count", at);
 }
+
+/* Every pair the tasks counted is in the joined list (the any-order join moves pairs between
+ * blocks: one lost or doubled changes the count). */
+static void validate_count(const col__bp_task *task, size_t n, size_t joined) {
+  size_t counted = 0;
+  for (size_t t = 0; t < n; t++) counted += task[t].stats.pairs;
+  if (joined != counted) col__validate_fail("parallel sweep", "pairs joined", joined);
+}
 #endif
 
 bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n) {
@@ -113,7 +129,17 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   col__bp_task *task = col__bp_tasks(bp, n);
   if (task == NULL) return COL_ERR_MEMORY;
   n = split(d, task, n);
-  job j = {bp, d, task, NULL};
+  /* Any order: the room the caller's list has past its pairs, in blocks. */
+  col__bp_blocks blocks = {NULL, col__par_block_pairs, 0, 0, NULL};
+  col_pairs *out = bp->out;
+  if (bp->any_order) {
+    blocks.base = out->data + out->count;
+    blocks.count = out->data != NULL ? (out->capacity - out->count) / blocks.block : 0;
+    /* Work slot 1 (the deal's spans, spent; the tasks sweep with their own lists' work). */
+    blocks.fill = col__bp_work(bp, 1, (blocks.count + 1) * sizeof(size_t));
+    if (blocks.fill == NULL) return COL_ERR_MEMORY;
+  }
+  job j = {bp, d, task, NULL, bp->any_order ? &blocks : NULL};
   if (!col__par_run(bp, sweep_task, &j, n)) return COL_ERR_TASKS;
   size_t total = 0, scratch = n * sizeof *task;
   for (size_t t = 0; t < n; t++) {
@@ -123,10 +149,18 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
     bp->stats.tests += task[t].stats.tests, bp->stats.pairs += task[t].stats.pairs;
     scratch += task[t].stats.scratch_bytes;
   }
-  COL_VALIDATE_CALL(validate_join(d, task, n, total));
+  if (bp->any_order) {
+    /* The blocks' pairs end to end; the lists of the tasks that ran out of blocks after them. */
+    const size_t used = blocks.next < blocks.count ? blocks.next : blocks.count;
+    const size_t packed = col__bp_blocks_pack(&blocks, used);
+    COL_VALIDATE_CALL(validate_count(task, n, packed + total));
+    out->count += packed;
+  } else {
+    COL_VALIDATE_CALL(validate_join(d, task, n, total));
+  }
   const col_status st = col__bp_reserve(bp, total);
   if (st != COL_OK) return st;
-  j.joined = bp->out->data + bp->out->count;
+  j.joined = out->data + out->count;
   if (!col__par_run(bp, copy_task, &j, n)) return COL_ERR_TASKS;
   bp->out->count += total;
   bp->stats.scratch_bytes += scratch;
