@@ -133,8 +133,10 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   col__bp_blocks blocks = {NULL, col__par_block_pairs, 0, 0, NULL};
   col_pairs *out = bp->out;
   if (bp->any_order) {
-    blocks.base = out->data + out->count;
-    blocks.count = out->data != NULL ? (out->capacity - out->count) / blocks.block : 0;
+    if (out->data != NULL) {
+      blocks.base = out->data + out->count;
+      blocks.count = (out->capacity - out->count) / blocks.block;
+    }
     /* Work slot 1 (the deal's spans, spent; the tasks sweep with their own lists' work). */
     blocks.fill = col__bp_work(bp, 1, (blocks.count + 1) * sizeof(size_t));
     if (blocks.fill == NULL) return COL_ERR_MEMORY;
@@ -160,7 +162,8 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   }
   const col_status st = col__bp_reserve(bp, total);
   if (st != COL_OK) return st;
-  j.joined = out->data + out->count;
+  /* (A list that never held a pair has no memory: nothing to copy.) */
+  j.joined = out->data != NULL ? out->data + out->count : NULL;
   if (!col__par_run(bp, copy_task, &j, n)) return COL_ERR_TASKS;
   bp->out->count += total;
   bp->stats.scratch_bytes += scratch;
