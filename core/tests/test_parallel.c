@@ -188,8 +188,11 @@ Test(parallel, any_order_same_pair_set) {
     for (size_t sys = 0; sys < 2; sys++)
       for (unsigned dims = 2; dims <= 3; dims++)
         for (int scene = 0; scene < PAR_SCENES; scene++) {
+          /* All equal and huge boxes: one cell, so the sequential call (the ordered call's
+           * tests have them), and a million pairs to sort. */
+          if (scene == ALL_EQUAL || scene == HUGE) continue;
           col__par_block_pairs = block[b];
-          box_set s = set_make(dims == 2 ? 3000 : 2000, dims);
+          box_set s = set_make(dims == 2 ? 1500 : 1000, dims);
           par_fill(&s, (enum par_scene)scene, &rng);
           const col_touch t = scene % 2 ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
           col_broadphase_stats ws, gs;
