@@ -141,7 +141,7 @@ col_status col__bp_next_block(col__bp *bp, size_t extra) {
   w->spilled = true;
   bp->writer = NULL;
   out->data = w->own->data, out->count = 0, out->capacity = w->own->capacity;
-  return grow(out, extra);
+  return out->capacity >= extra ? COL_OK : grow(out, extra);
 }
 
 void col__bp_writer_close(col__bp_writer *w, col_pairs *window) {
