@@ -74,6 +74,11 @@ static void expect_same(const col_pairs *got, const col_pairs *want, const col_b
   cr_assert_eq(gs->pairs, ws->pairs, "%s: pairs counted", what);
 }
 
+/* Boxes up to which the parallel call on 2 to 4 workers runs as parts, each task surveying and
+ * counting every box for its own range of cells (sap_owned.c): 0 here takes the other form,
+ * every pass split into tasks. */
+extern size_t col__par_owned_max;
+
 /* Every scene, 2D and 3D, both touch rules, against every task system given; `large` sets leave
  * out the scenes whose pairs grow with the square of the count (all equal, huge boxes: the
  * small sets cover them), which would take a minute on the emulated backends. */
@@ -90,13 +95,22 @@ static void compare_sized(const col_parallel *par, const char *name, test_tasks 
         const col_touch t = touch ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
         col_broadphase_stats ws, gs;
         cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
-        if (counted) counted->most = 0;
-        cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, t, par, &got, &gs), COL_OK);
-        char what[96];
-        snprintf(what, sizeof what, "%s, %uD %s touch %d", name, dims, par_names[scene], touch);
-        expect_same(&got, &want, &gs, &ws, what);
-        if (counted && scene == UNIFORM && par->tasks->workers > 1)
-          cr_assert_gt(counted->most, 1, "%s: not split", what);
+        /* Both forms of the call: parts (each task its cells; inputs up to
+         * col__par_owned_max, 2 to 4 workers) and every pass split into tasks. */
+        const int forms = col__par_owned_max > 0 ? 2 : 1;
+        for (int form = 0; form < forms; form++) {
+          const size_t owned_max = col__par_owned_max;
+          if (form == 1) col__par_owned_max = 0;
+          if (counted) counted->most = 0;
+          cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, t, par, &got, &gs), COL_OK);
+          col__par_owned_max = owned_max;
+          char what[96];
+          snprintf(what, sizeof what, "%s, %uD %s touch %d%s", name, dims, par_names[scene], touch,
+                   form ? ", passes split" : "");
+          expect_same(&got, &want, &gs, &ws, what);
+          if (counted && scene == UNIFORM && par->tasks->workers > 1)
+            cr_assert_gt(counted->most, 1, "%s: not split", what);
+        }
         set_free(&s);
       }
   col_pairs_free(&want);
@@ -110,8 +124,9 @@ static void compare_all(const col_parallel *par, const char *name, test_tasks *c
 /* The library's threshold for the parallel sort (262,144 boxes by default, sap_sort_par.c). */
 extern size_t col__par_sort_min;
 
-/* Past two survey chunks (COL__SURVEY_CHUNK, 4,096 boxes) the survey runs as tasks too; the
- * sort as tasks with the threshold lowered (odd w), beside the cell count otherwise. */
+/* Past two survey chunks (COL__SURVEY_CHUNK, 4,096 boxes) the split passes survey as tasks too;
+ * they sort as tasks with the threshold lowered (odd w), beside the cell count otherwise; and
+ * each part of the other form sorts thousands of boxes. */
 Test(parallel, same_pairs_and_order_past_two_survey_chunks) {
   const uint32_t workers[] = {2, 3, 7};
   const size_t threshold = col__par_sort_min;
@@ -199,9 +214,12 @@ Test(parallel, any_order_same_pair_set) {
           cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
           col_pairs_sort(&want);
           const col_parallel par = {systems[sys], 0, false};
-          for (int call = 0; call < 3; call++) {
-            if (call != 1) col_pairs_free(&got);
-            for (size_t k = 0; call == 2 && k < want.count / 2; k++)
+          const size_t owned_max = col__par_owned_max;
+          for (int call = 0; call < 6; call++) {
+            /* Calls 3 to 5 again with the passes split into tasks. */
+            col__par_owned_max = call < 3 ? owned_max : 0;
+            if (call % 3 != 1) col_pairs_free(&got);
+            for (size_t k = 0; call % 3 == 2 && k < want.count / 2; k++)
               cr_assert_eq(col_pairs_push(&got, 0, 1), COL_OK);
             cr_assert_eq(col_broadphase_pairs_parallel_any_order(&s.boxes, t, &par, &got, &gs),
                          COL_OK);
@@ -211,6 +229,7 @@ Test(parallel, any_order_same_pair_set) {
                      block[b], sys, dims, par_names[scene], call);
             expect_same(&sorted, &want, &gs, &ws, what);
           }
+          col__par_owned_max = owned_max;
           set_free(&s);
         }
   col__par_block_pairs = saved;

@@ -61,7 +61,12 @@ typedef struct col_parallel {
 /* Sweep and prune (COL_BROADPHASE_SAP, its grid of cells) with its cells swept as tasks:
  * exactly the pair set of col_broadphase_pairs(COL_BROADPHASE_SAP, ...) in exactly the same
  * order, whatever the number of tasks and the order they run in (each task sweeps a range of
- * whole cells into its own list; the lists are joined in cell order). Inputs the sequential
+ * whole cells into its own list; the lists are joined in cell order). Up to 131,072 boxes on a
+ * task system of 2 to 4 workers, one task per worker surveys the boxes and counts their cells
+ * itself, on its own working memory, then sorts, deals and sweeps only the boxes of its range
+ * of cells: no task reads what another wrote (on cores far apart, reading the other core's
+ * output cost more than splitting those passes saved), and scratch_bytes counts every task's
+ * memory. Larger inputs and more workers split every pass into tasks. Inputs the sequential
  * call sweeps as one cell (under 256 boxes, non-finite or inverted boxes on y or z, ...) and a
  * task system of one worker run the sequential call itself on the calling thread. parallel ==
  * NULL: the built-in pool with its default size. Errors as col_broadphase_pairs (the same

@@ -19,7 +19,21 @@ typedef struct col__bp {
   const col_parallel *par; /* non-NULL: sweep and prune sweeps its cells as tasks (sap_par.c) */
   bool any_order;          /* with par: the tasks write into the list in blocks (no join) */
   struct col__bp_writer *writer; /* a task writing into blocks of the caller's list, or NULL */
+  /* parts > 1: a task of the small-input parallel call (sap_owned.c), part `part` of `parts`:
+   * sweep and prune deals only the boxes that may reach that part's cells (col__sap_dealt), in
+   * the order `band` makes once the count is done (the part's boxes sorted), not the order the
+   * deal is given. */
+  uint32_t part, parts;
+  const struct col__sap_band *band;
 } col__bp;
+/* The sorted order of a part's boxes (those whose cells may reach cells [lo, hi), every box
+ * when `all`), made from the boxes' span words (sap_grid.c) after the count: its length, the
+ * order in *order. */
+typedef struct col__sap_band {
+  size_t (*fn)(void *context, const uint32_t *span, int kz, bool all, size_t lo, size_t hi,
+               const uint32_t **order);
+  void *context;
+} col__sap_band;
 
 /* Records that `bytes` of working memory are held at once (keeps the peak). */
 static inline void col__bp_scratch(col__bp *bp, size_t bytes) {
@@ -34,48 +48,6 @@ col_status col__bp_check(const col_boxes *boxes, col_touch touch);
  * A slot's pointer stays valid until the next call for the same slot. */
 #define COL__BP_WORK_SLOTS 5
 void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes);
-
-/* One task of a parallel sweep: its own pair list (with its own working memory), the cells
- * [from, to) it sweeps, its result, and where its pairs go in the joined list. */
-typedef struct col__bp_task {
-  col_pairs list;
-  int from, to;
-  col_status status;
-  col_broadphase_stats stats;
-  size_t offset;
-} col__bp_task;
-/* `n` task records kept in the pair list's working memory (their lists kept between calls,
- * other fields undefined); NULL when out of memory. */
-col__bp_task *col__bp_tasks(col__bp *bp, size_t n);
-
-/* The any-order join (col_broadphase_pairs_parallel_any_order): the caller's list, past its
- * pairs, cut into `count` blocks of `block` pairs, handed to the tasks in turn (`next`); each
- * block's owner records in fill[k] how many pairs it wrote there. A task's writer: the block it
- * writes (its pairs in the task's col__bp.out, which points at the block), and its own list
- * (`own`), which it writes once the blocks run out (`spilled`). */
-typedef struct col__bp_blocks {
-  col_pair *base;
-  size_t block, count;
-  _Atomic size_t next;
-  size_t *fill;
-} col__bp_blocks;
-typedef struct col__bp_writer {
-  col__bp_blocks *blocks;
-  size_t at; /* the block written, SIZE_MAX before the first */
-  col_pairs *own;
-  bool spilled;
-} col__bp_writer;
-/* Pairs per block (4,096; the broadphase fuzzer lowers it to reach the block changes). */
-extern size_t col__par_block_pairs;
-/* Points a task's bp->out (a window struct of its own, its `work` the task's) at the next
- * block with room for `extra` pairs, or at the task's own list when none is left (bp->writer
- * then NULL: the list grows as usual). Called by col__bp_reserve when the block is full. */
-col_status col__bp_next_block(col__bp *bp, size_t extra);
-/* Closes the task's writing: the block's fill recorded, or the own list given its pairs. */
-void col__bp_writer_close(col__bp_writer *w, col_pairs *window);
-/* Closes the gaps the blocks [0, used) left, moving pairs from the last blocks into them, and
- * returns how many pairs now lie end to end from `base`. */
-size_t col__bp_blocks_pack(col__bp_blocks *blocks, size_t used);
 
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
 col_status col__bp_push(col__bp *bp, uint32_t a, uint32_t b);
@@ -169,7 +141,8 @@ COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
  * cell c's boxes sorted on min x at slot[base[c], base[c] + count[c]), then padding (the NaN
  * record, tag 0) up to base[c + 1], a multiple of 16 with COL_SAP_PAD or more of them;
  * `widest` is the largest base[c + 1] - base[c]. x_lower: whether the sweep must test max x
- * >= min x (see col_sap_view). Work slots 1 to 4 hold it. */
+ * >= min x (see col_sap_view). Work slots 1 to 4 hold it. Cells [from, to) are dealt: all of
+ * them, or (bp->parts > 1) the part's range of the split (col__sap_split), the others not. */
 typedef struct col__sap_dealt {
   const col__sap_rec *rec;
   const uint64_t *slot;
@@ -177,6 +150,7 @@ typedef struct col__sap_dealt {
   int cells;
   size_t widest;
   bool x_lower;
+  int from, to;
 } col__sap_dealt;
 
 struct col__survey;
@@ -206,7 +180,7 @@ col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, bool avx2,
 #else
 #define COL__AVX2_BUILD
 #endif
-/* Whether a run on bp's backend takes the AVX2 build (sap.c; its callers pass the answer
+/* Whether a run on bp's backend takes the AVX2 build (sap_owned.c; its callers pass the answer
  * down to the survey, the sort and the deal). */
 bool col__bp_avx2_passes(const col__bp *bp);
 
@@ -317,54 +291,18 @@ col_status col__sap_sweep_cells(col__bp *bp, const col__sap_dealt *d, int from, 
 /* The same for every cell, split into tasks run on bp->par's task system and joined in cell
  * order (sap_par.c): the sequential call's pairs in its order. */
 col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx);
+/* The passes before the sweep on one thread (survey, sort, deal; sap_owned.c), on bp's own working
+ * memory: the dealt cells in *d, the sweep's index room in *idx. */
+col_status col__sap_front(col__bp *bp, col__sap_dealt *d, uint32_t **idx);
 /* A box's cells in the deal's span word (sap_grid.c): the flag of a box over more than two
  * cells on an axis, and such a box counted into count[cell] cell by cell (returns its copies). */
 #define COL__SAP_WIDE 0x80000000u
 size_t col__sap_count_wide(uint32_t w, int kz, size_t *count);
-/* The deal into cells split into tasks over ranges of the sorted order (sap_deal.c): what the
- * tasks share. fills: `tasks` arrays of k + kz + 1 entries; slot: the places, with a spare
- * place per task after the one at `total`. */
-typedef struct col__sap_deal_plan {
-  const uint32_t *order, *span;
-  size_t m;
-  unsigned dims;
-  bool avx2;
-  int k, kz;
-  const size_t *count, *base;
-  size_t total;
-  size_t *fills; /* per task: k + kz + 1 fills, COL__TASK_ROUND of that apart */
-  uint64_t *slot;
-  size_t tasks;
-} col__sap_deal_plan;
-/* Per-task memory that tasks write while others run is laid out COL__TASK_STRIDE bytes apart
- * (two cache lines: neither a line nor the pair the prefetcher fetches together is shared), so
- * no two cores write one line: the deal's spare places took every unneeded copy of every box,
- * and next to each other they made the parallel deal slower than the sequential one. */
-#define COL__TASK_STRIDE 128
-/* n entries of `size` bytes rounded up to whole strides. */
-#define COL__TASK_ROUND(n, size)                                                                   \
-  (((n) * (size) + COL__TASK_STRIDE - 1) / COL__TASK_STRIDE * COL__TASK_STRIDE / (size))
-/* Task t's spare place in the deal's places (slot): apart from the cells' places and from
- * each other. */
-#define COL__SPARE_PLACE(total, t) ((total) + (COL__TASK_STRIDE / 8) * ((size_t)(t) + 1))
-/* How many tasks a deal of m boxes takes on bp's task system (0 or 1: the sequential deal). */
-size_t col__sap_deal_tasks(const col__bp *bp, size_t m);
-/* Every box into its cells by the tasks: the sequential deal's places, place for place. */
-col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *plan);
-/* The sequential deal: boxes order[0, m) into their cells' places (sap_deal.c). */
-void col__sap_deal_all(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span, int kz,
-                       size_t *fill, uint64_t *slot, bool avx2);
-/* Boxes order[from, to) dealt with their own fill; unneeded copies go to slot[spare]. */
-void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, size_t *fill,
-                         size_t spare);
-/* The task system a col_parallel names (its own, or the built-in pool's): COL_ERR_TASKS when
- * the built-in pool cannot be created. */
-col_status col__par_tasks(const col_parallel *par, col_task_system *out);
-/* Runs fn(context, 0 .. n-1) on bp->par's task system; when that fails, on this thread if the
- * call allows the fallback. False when the tasks did not run. */
-bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n);
 col_status col__bp_grid(col__bp *bp);
 col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);
+
+/* The parallel sweep and prune's tasks. */
+#include "tasks.h"
 
 #endif

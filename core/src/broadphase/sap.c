@@ -8,21 +8,12 @@
  * alone, so a run holds only boxes that share a cell. The SIMD backends sweep a whole cell per
  * call (col__backend.sap_sweep); the others call their sap_run once per run. Working memory
  * is kept in the pair list (col__bp_work), so repeated calls do not allocate. This file is the
- * top of the stack: it calls the survey, the sort, the deal and the cell sweeps (sap_cells.c,
- * or their split into tasks, sap_par.c), never the other way round. */
+ * top of the stack: it calls the passes before the sweep (sap_owned.c's col__sap_front, or
+ * their split into tasks) and the cell sweeps (sap_cells.c, or as tasks, sap_par.c; small
+ * parallel inputs: sap_owned.c), never the other way round. */
 #include "broadphase.h"
 
 #include "../validate.h"
-
-bool col__bp_avx2_passes(const col__bp *bp) {
-#if defined(__x86_64__) || defined(__i386__)
-  const col__backend *be = bp->backend;
-  return be->kind == COL_BACKEND_NATIVE && be->width >= 8 && col__cpu_has_avx2();
-#else
-  (void)bp;
-  return false;
-#endif
-}
 
 /* The sort on min x as side work of the cell count (sap_grid.c). */
 typedef struct sort_side {
@@ -39,6 +30,15 @@ static void sort_beside(void *context) {
 }
 
 col_status col__bp_sap(col__bp *bp) {
+  if (bp->par == NULL) {
+    col__sap_dealt d;
+    uint32_t *idx;
+    const col_status st = col__sap_front(bp, &d, &idx);
+    return st != COL_OK ? st : col__sap_sweep_cells(bp, &d, 0, d.cells, idx);
+  }
+  /* A small input on a few workers: every task runs the passes itself (sap_par.c). */
+  const size_t owners = col__sap_owned_tasks(bp);
+  if (owners > 1) return col__sap_par_owned(bp, owners);
   const size_t n = bp->boxes->count;
   /* One block: order, keys, the sort's scratch (the sweep's idx once sorted). */
   const size_t bytes = (2 * n + COL__SORT_X_SCRATCH(n)) * sizeof(uint32_t);
@@ -49,20 +49,20 @@ col_status col__bp_sap(col__bp *bp) {
   /* One survey for the sort and the deal. */
   const bool avx2 = col__bp_avx2_passes(bp);
   col__survey sv;
-  /* A parallel call surveys chunks as tasks (sap_sort_par.c), its parts in the sort's
-   * scratch (free until the sort), with the same result. */
+  /* The survey as tasks over chunks (sap_sort_par.c), its parts in the sort's scratch (free
+   * until the sort), with the same result. */
   bool surveyed;
   col_status st =
       col__sap_par_survey(bp, avx2, (col__survey_part *)(void *)scratch, &sv, &surveyed);
   if (st != COL_OK) return st;
   if (!surveyed) col__sap_survey(bp->boxes, avx2, &sv);
-  /* A parallel call sorts large inputs as tasks (sap_sort_par.c), with the same result. */
+  /* Large inputs sorted as tasks (sap_sort_par.c), with the same result. */
   size_t m;
   st = col__sap_par_sort(bp, &sv, order, keys, scratch, &m);
   if (st != COL_OK) return st;
-  if (m == SIZE_MAX && bp->par != NULL && !sv.maybe_nan) {
-    /* A parallel call whose sort stays on one thread (a small input) sorts beside the count of
-     * the boxes' cells, which only needs m: with no NaN possible every box is kept, m = n. */
+  if (m == SIZE_MAX && !sv.maybe_nan) {
+    /* A sort that stays on one thread runs beside the count of the boxes' cells, which only
+     * needs m: with no NaN possible every box is kept, m = n. */
     sort_side s = {bp->boxes, avx2, &sv, order, keys, scratch, 0};
     const col__sap_side side = {sort_beside, &s};
     st = col__bp_sap_sweep(bp, &sv, avx2, order, n, &side, idx);

@@ -333,6 +333,9 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   }
   const int used = grid ? k : 1;
   if (!grid) count[0] = m; /* one cell: also when the grid gave too many copies */
+  /* A part of the small-input parallel call deals its range of the split only. */
+  int from = 0, to = used;
+  if (bp->parts > 1) col__sap_part_range(bp, count, used, &from, &to);
   size_t total = 0, widest = 0;
   for (int c = 0; c < used; c++) {
     const size_t room = (count[c] + COL_SAP_PAD + 15) / 16 * 16;
@@ -352,7 +355,12 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   memcpy(rec[n].box, &nan4, sizeof nan4), memcpy(rec[n].rest, &nan4, sizeof nan4);
   for (int c = 0; c < used; c++) fill[c] = base[c];
   for (int c = used; c <= used + kz; c++) fill[c] = total;
-  if (!grid) {
+  /* A part with a band: its own boxes, sorted now that their cells are known. */
+  if (from < to && bp->band != NULL)
+    m = bp->band->fn(bp->band->context, span, kz, !grid, (size_t)from, (size_t)to, &order);
+  if (from == to) {
+    /* a part without cells: nothing to deal */
+  } else if (!grid) {
     for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
   } else if (tasks > 1) {
     const col__sap_deal_plan plan = {order, span, m,     dims,  avx2, k,    kz,
@@ -366,6 +374,7 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   for (int c = 0; c < used; c++)
     for (size_t p = base[c] + count[c]; p < base[c + 1]; p++) slot[p] = n;
   *out = (col__sap_dealt){
-      rec, slot, count, base, used, widest, bp->touch == COL_TOUCH_SEPARATES || sv->x_inverted};
+      rec,  slot, count, base, used, widest, bp->touch == COL_TOUCH_SEPARATES || sv->x_inverted,
+      from, to};
   return COL_OK;
 }

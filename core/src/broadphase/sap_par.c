@@ -28,74 +28,103 @@ col_status col__par_tasks(const col_parallel *par, col_task_system *out) {
 }
 
 typedef struct job {
-  const col__bp *bp;
+  const col__par_join *pj;
   const col__sap_dealt *d;
-  col__bp_task *task;
-  col_pair *joined;       /* the caller's list at the first place of the joined pairs */
-  col__bp_blocks *blocks; /* the any-order join: the blocks of the caller's list, or NULL */
+  col_pair *joined; /* the caller's list at the first place of the joined pairs */
 } job;
 
-static void sweep_task(void *context, uint32_t t) {
-  const job *j = context;
-  col__bp_task *task = &j->task[t];
+void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_out *o,
+                         col__bp *bp) {
+  const col__bp *caller = pj->bp;
   task->list.count = 0;
   /* Any order: the task writes through a window onto a block of the caller's list (taken at
    * its first write), its own list only once the blocks run out. */
-  col_pairs window = {NULL, 0, 0, task->list.work};
-  col__bp_writer writer = {j->blocks, SIZE_MAX, &task->list, false};
-  col_pairs *out = j->blocks != NULL ? &window : &task->list;
-  col__bp bp = {j->bp->boxes, j->bp->touch, j->bp->backend, out,
-                {0, 0, 0},    NULL,         false,          j->blocks != NULL ? &writer : NULL};
+  o->window = (col_pairs){NULL, 0, 0, task->list.work};
+  o->writer = (col__bp_writer){pj->blocks, SIZE_MAX, &task->list, false};
+  const bool blocks = pj->blocks != NULL;
+  *bp = (col__bp){caller->boxes,
+                  caller->touch,
+                  caller->backend,
+                  blocks ? &o->window : &task->list,
+                  {0, 0, 0},
+                  NULL,
+                  false,
+                  blocks ? &o->writer : NULL,
+                  0,
+                  0,
+                  NULL};
+}
+
+void col__par_task_end(const col__par_join *pj, col__bp_task *task, col__par_out *o,
+                       const col__bp *bp, col_status st) {
+  if (pj->blocks != NULL) col__bp_writer_close(&o->writer, &o->window);
+  task->status = st;
+  task->stats = bp->stats;
+}
+
+static void sweep_task(void *context, uint32_t t) {
+  const job *j = context;
+  col__bp_task *task = &j->pj->task[t];
+  col__par_out o;
+  col__bp bp;
+  col__par_task_begin(j->pj, task, &o, &bp);
   /* A run's hits are offsets within its cell: room for the widest cell. */
   const size_t idx_bytes = (j->d->widest + 64) * sizeof(uint32_t);
   uint32_t *idx = col__bp_work(&bp, 0, idx_bytes);
-  task->status =
+  const col_status st =
       idx != NULL ? col__sap_sweep_cells(&bp, j->d, task->from, task->to, idx) : COL_ERR_MEMORY;
-  if (j->blocks != NULL) col__bp_writer_close(&writer, &window);
   col__bp_scratch(&bp, idx_bytes + col__sap_cell_bytes(bp.boxes->dims, j->d->widest) +
                            task->list.capacity * sizeof(col_pair));
-  task->stats = bp.stats;
+  col__par_task_end(j->pj, task, &o, &bp, st);
 }
 
 static void copy_task(void *context, uint32_t t) {
   const job *j = context;
-  const col__bp_task *task = &j->task[t];
+  const col__bp_task *task = &j->pj->task[t];
   if (task->list.count)
     memcpy(j->joined + task->offset, task->list.data, task->list.count * sizeof(col_pair));
 }
 
 /* Splits the cells into ranges of about equal box counts (a cell's sweep costs about its
  * boxes times its run length; the count is the part known before sweeping). */
-static size_t split(const col__sap_dealt *d, col__bp_task *task, size_t tasks) {
+size_t col__sap_split(const size_t *count, int cells, col__bp_task *task, size_t tasks) {
   size_t total = 0;
-  for (int c = 0; c < d->cells; c++) total += d->count[c];
+  for (int c = 0; c < cells; c++) total += count[c];
   size_t made = 0, acc = 0;
   int from = 0;
-  for (int c = 0; c < d->cells && made + 1 < tasks; c++) {
-    acc += d->count[c];
+  for (int c = 0; c < cells && made + 1 < tasks; c++) {
+    acc += count[c];
     if (acc * tasks >= total * (made + 1)) {
       task[made].from = from, task[made].to = c + 1;
       from = c + 1, made++;
     }
   }
   /* The last range takes the rest (empty cells past the last box included). */
-  if (from < d->cells) task[made].from = from, task[made].to = d->cells, made++;
+  if (from < cells) task[made].from = from, task[made].to = cells, made++;
   return made;
 }
 
+void col__sap_part_range(const col__bp *bp, const size_t *count, int cells, int *from, int *to) {
+  col__bp_task range[COL__OWNED_MAX_TASKS];
+  const size_t made = col__sap_split(count, cells, range, bp->parts);
+  *from = bp->part < made ? range[bp->part].from : cells;
+  *to = bp->part < made ? range[bp->part].to : cells;
+}
+
 #ifdef COL_VALIDATE
-/* The ranges cover every cell once, in order; the offsets place the lists end to end. */
-static void validate_join(const col__sap_dealt *d, const col__bp_task *task, size_t n,
-                          size_t total) {
+/* The ranges cover every cell once, in order (empty ones only at the end: the tasks of a
+ * small input that got no cells); the offsets place the lists end to end. */
+static void validate_join(int cells, const col__bp_task *task, size_t n, size_t total) {
   int next = 0;
   size_t at = 0;
   for (size_t t = 0; t < n; t++) {
-    if (task[t].from != next || task[t].to <= task[t].from)
+    const bool empty_end = task[t].from == cells && task[t].to == cells;
+    if (task[t].from != next || (task[t].to <= task[t].from && !empty_end))
       col__validate_fail("parallel sweep", "cell ranges not contiguous", t);
     if (task[t].offset != at) col__validate_fail("parallel sweep", "list offset", t);
     next = task[t].to, at += task[t].list.count;
   }
-  if (next != d->cells) col__validate_fail("parallel sweep", "cells left out", (size_t)next);
+  if (next != cells) col__validate_fail("parallel sweep", "cells left out", (size_t)next);
   if (at != total) col__validate_fail("parallel sweep", "joined count", at);
 }
 
@@ -117,6 +146,58 @@ bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n) {
   return true;
 }
 
+col_status col__par_join_open(col__bp *bp, size_t n, col__par_join *pj) {
+  *pj =
+      (col__par_join){bp, col__bp_tasks(bp, n), n, NULL, {NULL, col__par_block_pairs, 0, 0, NULL}};
+  if (pj->task == NULL) return COL_ERR_MEMORY;
+  if (!bp->any_order) return COL_OK;
+  /* Any order: the room the caller's list has past its pairs, in blocks. */
+  col_pairs *out = bp->out;
+  if (out->data != NULL) {
+    pj->room.base = out->data + out->count;
+    pj->room.count = (out->capacity - out->count) / pj->room.block;
+  }
+  /* Work slot 1 (the deal's spans, spent; the tasks sweep with their own lists' work). */
+  pj->room.fill = col__bp_work(bp, 1, (pj->room.count + 1) * sizeof(size_t));
+  if (pj->room.fill == NULL) return COL_ERR_MEMORY;
+  pj->blocks = &pj->room;
+  return COL_OK;
+}
+
+col_status col__par_join_close(col__par_join *pj, int cells) {
+  col__bp *bp = pj->bp;
+  col__bp_task *task = pj->task;
+  const size_t n = pj->n;
+  size_t total = 0, scratch = n * sizeof *task;
+  for (size_t t = 0; t < n; t++) {
+    if (task[t].status != COL_OK) return task[t].status;
+    task[t].offset = total;
+    total += task[t].list.count;
+    bp->stats.tests += task[t].stats.tests, bp->stats.pairs += task[t].stats.pairs;
+    scratch += task[t].stats.scratch_bytes;
+  }
+  col_pairs *out = bp->out;
+  if (pj->blocks != NULL) {
+    /* The blocks' pairs end to end; the lists of the tasks that ran out of blocks after them. */
+    col__bp_blocks *blocks = pj->blocks;
+    const size_t used = blocks->next < blocks->count ? blocks->next : blocks->count;
+    const size_t packed = col__bp_blocks_pack(blocks, used);
+    COL_VALIDATE_CALL(validate_count(task, n, packed + total));
+    out->count += packed;
+  } else {
+    COL_VALIDATE_CALL(validate_join(cells, task, n, total));
+  }
+  (void)cells;
+  const col_status st = col__bp_reserve(bp, total);
+  if (st != COL_OK) return st;
+  /* (A list that never held a pair has no memory: nothing to copy.) */
+  job j = {pj, NULL, out->data != NULL ? out->data + out->count : NULL};
+  if (!col__par_run(bp, copy_task, &j, n)) return COL_ERR_TASKS;
+  out->count += total;
+  bp->stats.scratch_bytes += scratch;
+  return COL_OK;
+}
+
 col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx) {
   const bool fallback = bp->par->allow_sequential_fallback;
   col_task_system ts;
@@ -126,46 +207,11 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   size_t n = (size_t)ts.workers * TASKS_PER_WORKER;
   if (n > MAX_TASKS) n = MAX_TASKS;
   if (n > (size_t)d->cells) n = (size_t)d->cells;
-  col__bp_task *task = col__bp_tasks(bp, n);
-  if (task == NULL) return COL_ERR_MEMORY;
-  n = split(d, task, n);
-  /* Any order: the room the caller's list has past its pairs, in blocks. */
-  col__bp_blocks blocks = {NULL, col__par_block_pairs, 0, 0, NULL};
-  col_pairs *out = bp->out;
-  if (bp->any_order) {
-    if (out->data != NULL) {
-      blocks.base = out->data + out->count;
-      blocks.count = (out->capacity - out->count) / blocks.block;
-    }
-    /* Work slot 1 (the deal's spans, spent; the tasks sweep with their own lists' work). */
-    blocks.fill = col__bp_work(bp, 1, (blocks.count + 1) * sizeof(size_t));
-    if (blocks.fill == NULL) return COL_ERR_MEMORY;
-  }
-  job j = {bp, d, task, NULL, bp->any_order ? &blocks : NULL};
-  if (!col__par_run(bp, sweep_task, &j, n)) return COL_ERR_TASKS;
-  size_t total = 0, scratch = n * sizeof *task;
-  for (size_t t = 0; t < n; t++) {
-    if (task[t].status != COL_OK) return task[t].status;
-    task[t].offset = total;
-    total += task[t].list.count;
-    bp->stats.tests += task[t].stats.tests, bp->stats.pairs += task[t].stats.pairs;
-    scratch += task[t].stats.scratch_bytes;
-  }
-  if (bp->any_order) {
-    /* The blocks' pairs end to end; the lists of the tasks that ran out of blocks after them. */
-    const size_t used = blocks.next < blocks.count ? blocks.next : blocks.count;
-    const size_t packed = col__bp_blocks_pack(&blocks, used);
-    COL_VALIDATE_CALL(validate_count(task, n, packed + total));
-    out->count += packed;
-  } else {
-    COL_VALIDATE_CALL(validate_join(d, task, n, total));
-  }
-  const col_status st = col__bp_reserve(bp, total);
+  col__par_join pj;
+  col_status st = col__par_join_open(bp, n, &pj);
   if (st != COL_OK) return st;
-  /* (A list that never held a pair has no memory: nothing to copy.) */
-  j.joined = out->data != NULL ? out->data + out->count : NULL;
-  if (!col__par_run(bp, copy_task, &j, n)) return COL_ERR_TASKS;
-  bp->out->count += total;
-  bp->stats.scratch_bytes += scratch;
-  return COL_OK;
+  pj.n = col__sap_split(d->count, d->cells, pj.task, n);
+  job j = {&pj, d, NULL};
+  if (!col__par_run(bp, sweep_task, &j, pj.n)) return COL_ERR_TASKS;
+  return col__par_join_close(&pj, d->cells);
 }
