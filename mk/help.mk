@@ -76,6 +76,8 @@ Variables (default in brackets)
                  float-cast-overflow]; FUZZ_SANITIZERS: the fuzzers' [address,undefined,
                  float-divide-by-zero]
   PYTHON         Python for the reports and checks [/usr/bin/python3]
+  CHECK_TWINS    0: check leaves out an emulated backend whose native twin runs here (make
+                 test's ASan pass) [1]
   COLLIDE_BACKEND  check and test run the unit suite on this backend only [every supported
                  one]; any program: the backend the library uses [the newest the CPU runs]
   COLLIDE_MACHINE  the results folder name of make bench [from the CPU: vendor, family, model,
