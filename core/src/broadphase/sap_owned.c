@@ -43,24 +43,42 @@ typedef struct band_job {
   float *xs;
 } band_job;
 
+/* The picking pass, without a branch a box: `all` and `nan` (whether a box may hold a NaN)
+ * are constants in each copy, and the arrays sit in locals (the stores could alias *b). */
+COL__BP_INLINE size_t band_pick(const band_job *b, const uint32_t *span, size_t down, bool all,
+                                bool nan, size_t lo, size_t hi) {
+  const size_t n = b->boxes->count;
+  const float *const x = b->boxes->min[0];
+  uint32_t *const own = b->own;
+  float *const xs = b->xs;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    own[m] = (uint32_t)i, xs[m] = x[i];
+    size_t keep = 1;
+    if (!all) {
+      const uint32_t w = span[i];
+      const bool wide = (w & COL__SAP_WIDE) != 0;
+      const size_t first = wide ? (w & 255u) * down + (w >> 16 & 255u) : w & 0xffffu;
+      const size_t last = wide ? (w >> 8 & 255u) * down + (w >> 24 & 127u) : first + down + 1;
+      keep = (size_t)(last >= lo) & (size_t)(first < hi);
+    }
+    if (nan) keep &= (size_t)!col__bp_has_nan(b->boxes, i);
+    m += keep;
+  }
+  return m;
+}
+
 static size_t band_order(void *context, const uint32_t *span, int kz, bool all, size_t lo,
                          size_t hi, const uint32_t **order) {
   const band_job *b = context;
-  const size_t n = b->boxes->count, down = (size_t)kz;
-  const float *x = b->boxes->min[0];
-  size_t m = 0;
-  for (size_t i = 0; all && i < n; i++) {
-    b->own[m] = (uint32_t)i, b->xs[m] = x[i];
-    m += !b->maybe_nan || !col__bp_has_nan(b->boxes, i);
-  }
-  for (size_t i = 0; !all && i < n; i++) {
-    const uint32_t w = span[i];
-    const bool wide = (w & COL__SAP_WIDE) != 0;
-    const size_t first = wide ? (w & 255u) * down + (w >> 16 & 255u) : w & 0xffffu;
-    const size_t last = wide ? (w >> 8 & 255u) * down + (w >> 24 & 127u) : first + down + 1;
-    b->own[m] = (uint32_t)i, b->xs[m] = x[i];
-    m += last >= lo && first < hi && (!b->maybe_nan || !col__bp_has_nan(b->boxes, i));
-  }
+  const size_t down = (size_t)kz;
+  size_t m;
+  if (b->maybe_nan)
+    m = all ? band_pick(b, span, down, true, true, lo, hi)
+            : band_pick(b, span, down, false, true, lo, hi);
+  else
+    m = all ? band_pick(b, span, down, true, false, lo, hi)
+            : band_pick(b, span, down, false, false, lo, hi);
   /* No box kept has a NaN: every array may be the min x. */
   const col_boxes part = {b->boxes->dims, {b->xs, b->xs, b->xs}, {b->xs, b->xs, b->xs}, m};
   col__survey sv = *b->sv;
