@@ -46,7 +46,27 @@ def parallel_rows(data):
         row[threads] = b["real_time"] * unit
         if threads > 0 and b.get("interleaved_ratio", 0) > 0:
             row[("ratio", threads)] = b["interleaved_ratio"]
+            # The fastest one-thread call of this row's interleaving (the sequential call in
+            # threads:1, the one-thread pool in the others) and of the row's own calls.
+            row[("ref", threads)] = b.get("interleaved_ref_kcycles", 0)
+            row[("own", threads)] = b.get("interleaved_kcycles", 0)
     return rows
+
+
+# How far the one-thread minimum interleaved in a row may sit from the threads:1 row's own
+# minimum (the same call, minutes apart) before the row's speedup is flagged: beyond it the
+# machine's speed moved between the rows, and the interleaved ratio mixes two speeds.
+CLOCK_DRIFT = 0.10
+
+
+def clock_moved(by_t, threads):
+    """The note for a row whose one-thread reference disagrees with the threads:1 row's own
+    calls by more than CLOCK_DRIFT, else ""."""
+    ref, one = by_t.get(("ref", threads), 0), by_t.get(("own", 1), 0)
+    if threads < 2 or ref <= 0 or one <= 0 or abs(ref / one - 1.0) <= CLOCK_DRIFT:
+        return ""
+    return (f"; one thread took {ref:,.0f} K cycles beside it, {one:,.0f} K in the "
+            f"threads:1 row: the machine's speed moved, read this ratio with care")
 
 
 def speedup_of(by_t, threads):
@@ -135,7 +155,7 @@ def parallel_section(data):
                 continue
             got = speedup_of(by_t, threads)
             lines.append(f"| {scene} | {n} | ≥ {need:g}x with {threads} threads over 1 | "
-                         f"{times(got)}{f' ({backend})' if backend else ''} | "
+                         f"{times(got)}{f' ({backend}{clock_moved(by_t, threads)})' if backend else ''} | "
                          f"{verdict(got, got is not None and got >= need)} |")
     for (backend, scene, n), by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2])):
         if backend.endswith(ANY):

@@ -61,7 +61,8 @@ typedef struct col_parallel {
 /* Sweep and prune (COL_BROADPHASE_SAP, its grid of cells) with its cells swept as tasks:
  * exactly the pair set of col_broadphase_pairs(COL_BROADPHASE_SAP, ...) in exactly the same
  * order, whatever the number of tasks and the order they run in (each task sweeps a range of
- * whole cells into its own list; the lists are joined in cell order). Up to 131,072 boxes on a
+ * whole cells into its own list, the first range straight into `out`; the lists are joined in
+ * cell order). Up to 131,072 boxes on a
  * task system of 2 to 4 workers, one task per worker surveys the boxes and counts their cells
  * itself, on its own working memory, then sorts, deals and sweeps only the boxes of its range
  * of cells: no task reads what another wrote (on cores far apart, reading the other core's
@@ -79,9 +80,10 @@ col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch
 /* The same pair set as col_broadphase_pairs_parallel (each pair (i, j), i < j, once), in an
  * order that depends on how the tasks ran: not the sequential call's, and not the same from
  * one call to the next (col_pairs_sort gives the canonical order). What it saves: the ordered
- * call's tasks write into lists of their own that are then copied into place, one more pass
- * over every pair; here the tasks write straight into `out`, in blocks of a few thousand pairs
- * taken in turn, and only the gaps the blocks leave are filled (a few blocks' worth). The
+ * call's tasks but the first write into lists of their own that are then copied into place, one
+ * more pass over most pairs; here the tasks write straight into `out`, in blocks taken in turn
+ * (4,096 pairs, or 1/64 of a task's share of the room when that is more), and only the gaps the
+ * blocks leave are filled (under 1/64 of the room). The
  * blocks come from the room `out` already has: the first call on a list (or one with more
  * pairs than the list ever held) copies as the ordered call does and grows the list, so later
  * calls find the room. Inputs the sequential call sweeps as one cell and task systems of one

@@ -6,13 +6,15 @@
 #define COLLIDE_BROADPHASE_TASKS_H
 
 /* One task of a parallel sweep: its own pair list (with its own working memory), the cells
- * [from, to) it sweeps, its result, and where its pairs go in the joined list. */
+ * [from, to) it sweeps, its result, and where its pairs go in the joined list. Task 0 of an
+ * ordered join writes straight into the caller's list (its pairs come first): `direct` of them,
+ * its own list left empty. */
 typedef struct col__bp_task {
   col_pairs list;
   int from, to;
   col_status status;
   col_broadphase_stats stats;
-  size_t offset;
+  size_t offset, direct;
 } col__bp_task;
 /* `n` task records kept in the pair list's working memory (their lists kept between calls,
  * other fields undefined); NULL when out of memory. */
@@ -63,8 +65,9 @@ typedef struct col__par_join {
 col_status col__par_join_open(col__bp *bp, size_t n, col__par_join *pj);
 col_status col__par_join_close(col__par_join *pj, int cells);
 /* A task's own col__bp for its sweep (`bp`, no task system): its pairs into its list, or through
- * o's window onto the blocks; its working memory its list's. task_end closes the writing and
- * records the task's status and stats. */
+ * o's window onto the blocks (any order) or onto the caller's list past its pairs (task 0 of an
+ * ordered join); its working memory its list's. task_end closes the writing (the caller's list
+ * given back its memory, which task 0 may have grown) and records the task's status and stats. */
 typedef struct col__par_out {
   col_pairs window;
   col__bp_writer writer;
@@ -72,8 +75,8 @@ typedef struct col__par_out {
 void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_out *o, col__bp *bp);
 void col__par_task_end(const col__par_join *pj, col__bp_task *task, col__par_out *o,
                        const col__bp *bp, col_status st);
-/* `cells` cells of count[] boxes split into at most `tasks` ranges of about equal box counts, in
- * order, in task[].from and .to; returns how many. */
+/* `cells` cells of count[] boxes split into at most `tasks` ranges of about equal box counts (each
+ * cut at the cell border nearest its share), in order, in task[].from and .to; returns how many. */
 size_t col__sap_split(const size_t *count, int cells, col__bp_task *task, size_t tasks);
 /* Tasks at most of the small-input parallel call (each repeats the passes; sap_owned.c), and
  * the range of cells of bp's part in the split of `cells` cells of count[] boxes (empty, at the
