@@ -75,9 +75,16 @@ static void expect_same(const col_pairs *got, const col_pairs *want, const col_b
 }
 
 /* Boxes up to which the parallel call on 2 to 4 workers runs as parts, each task surveying and
- * counting every box for its own range of cells (sap_owned.c): 0 here takes the other form,
- * every pass split into tasks. */
-extern size_t col__par_owned_max;
+ * counting every box for its own range of cells, and past which (up to col__par_counted_max) it
+ * counts once and then runs as parts (sap_owned.c): both 0 here take the third form, every pass
+ * split into tasks. */
+extern size_t col__par_owned_max, col__par_counted_max;
+
+/* Sets the two limits for form 0 (as built), 1 (count once, then parts) or 2 (passes split). */
+static void set_form(int form, size_t owned_max, size_t counted_max) {
+  col__par_owned_max = form == 0 ? owned_max : 0;
+  col__par_counted_max = form == 2 ? 0 : counted_max;
+}
 
 /* Every scene, 2D and 3D, both touch rules, against every task system given; `large` sets leave
  * out the scenes whose pairs grow with the square of the count (all equal, huge boxes: the
@@ -95,18 +102,19 @@ static void compare_sized(const col_parallel *par, const char *name, test_tasks 
         const col_touch t = touch ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
         col_broadphase_stats ws, gs;
         cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
-        /* Both forms of the call: parts (each task its cells; inputs up to
-         * col__par_owned_max, 2 to 4 workers) and every pass split into tasks. */
-        const int forms = col__par_owned_max > 0 ? 2 : 1;
-        for (int form = 0; form < forms; form++) {
-          const size_t owned_max = col__par_owned_max;
-          if (form == 1) col__par_owned_max = 0;
+        /* The three forms of the call: parts (each task its cells, counting every box
+         * itself; 2 to 4 workers), parts after one shared count, every pass split into tasks. */
+        for (int form = 0; form < 3; form++) {
+          const size_t owned_max = col__par_owned_max, counted_max = col__par_counted_max;
+          set_form(form, owned_max, counted_max);
           if (counted) counted->most = 0;
           cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, t, par, &got, &gs), COL_OK);
-          col__par_owned_max = owned_max;
+          col__par_owned_max = owned_max, col__par_counted_max = counted_max;
           char what[96];
           snprintf(what, sizeof what, "%s, %uD %s touch %d%s", name, dims, par_names[scene], touch,
-                   form ? ", passes split" : "");
+                   form == 1   ? ", counted once"
+                   : form == 2 ? ", passes split"
+                               : "");
           expect_same(&got, &want, &gs, &ws, what);
           if (counted && scene == UNIFORM && par->tasks->workers > 1)
             cr_assert_gt(counted->most, 1, "%s: not split", what);
@@ -214,10 +222,10 @@ Test(parallel, any_order_same_pair_set) {
           cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
           col_pairs_sort(&want);
           const col_parallel par = {systems[sys], 0, false};
-          const size_t owned_max = col__par_owned_max;
-          for (int call = 0; call < 6; call++) {
-            /* Calls 3 to 5 again with the passes split into tasks. */
-            col__par_owned_max = call < 3 ? owned_max : 0;
+          const size_t owned_max = col__par_owned_max, counted_max = col__par_counted_max;
+          for (int call = 0; call < 9; call++) {
+            /* Calls 3 to 5 again counting once, 6 to 8 with the passes split into tasks. */
+            set_form(call / 3, owned_max, counted_max);
             if (call % 3 != 1) col_pairs_free(&got);
             for (size_t k = 0; call % 3 == 2 && k < want.count / 2; k++)
               cr_assert_eq(col_pairs_push(&got, 0, 1), COL_OK);
@@ -229,7 +237,7 @@ Test(parallel, any_order_same_pair_set) {
                      block[b], sys, dims, par_names[scene], call);
             expect_same(&sorted, &want, &gs, &ws, what);
           }
-          col__par_owned_max = owned_max;
+          col__par_owned_max = owned_max, col__par_counted_max = counted_max;
           set_free(&s);
         }
   col__par_block_pairs = saved;

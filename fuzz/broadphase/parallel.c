@@ -269,8 +269,10 @@ static void tiled_check(const col_boxes *boxes, col_touch touch, uint64_t seed) 
 
 /* Boxes up to which the parallel call on 2 to 4 workers runs as parts, each task surveying and
  * counting every box for its own range of cells (sap_owned.c, 131,072 by default: every input
- * here); 0 for one input in two, which takes the passes split into tasks. */
-extern size_t col__par_owned_max;
+ * here), and past which it counts once and then runs as parts (up to col__par_counted_max):
+ * owned 0 for one input in two (the shared count), and of those, counted 0 for one in two (the
+ * passes split into tasks). */
+extern size_t col__par_owned_max, col__par_counted_max;
 
 static const char *checks(const col_boxes *boxes, col_touch touch, const col_pairs *sequential,
                           const col_broadphase_stats *sequential_stats, uint64_t seed,
@@ -334,9 +336,10 @@ const char *fz_parallel_check(const col_boxes *boxes, col_touch touch, const col
                               const col_broadphase_stats *sequential_stats, uint64_t seed,
                               col_pairs *got) {
   start_pools();
-  const size_t owned_max = col__par_owned_max;
+  const size_t owned_max = col__par_owned_max, counted_max = col__par_counted_max;
   if (seed >> 36 & 1) col__par_owned_max = 0;
+  if ((seed >> 36 & 3) == 3) col__par_counted_max = 0;
   const char *bad = checks(boxes, touch, sequential, sequential_stats, seed, got);
-  col__par_owned_max = owned_max;
+  col__par_owned_max = owned_max, col__par_counted_max = counted_max;
   return bad;
 }

@@ -67,7 +67,9 @@ typedef struct col_parallel {
  * itself, on its own working memory, then sorts, deals and sweeps only the boxes of its range
  * of cells: no task reads what another wrote (on cores far apart, reading the other core's
  * output cost more than splitting those passes saved), and scratch_bytes counts every task's
- * memory. Larger inputs and more workers split every pass into tasks. Inputs the sequential
+ * memory. Larger inputs on 2 to 4 workers do the same after one survey and one count of the
+ * boxes' cells split into tasks (each part reads that count); more workers split every pass
+ * into tasks. Inputs the sequential
  * call sweeps as one cell (under 256 boxes, non-finite or inverted boxes on y or z, ...) and a
  * task system of one worker run the sequential call itself on the calling thread. parallel ==
  * NULL: the built-in pool with its default size. Errors as col_broadphase_pairs (the same

@@ -25,6 +25,9 @@ typedef struct col__bp {
    * deal is given. */
   uint32_t part, parts;
   const struct col__sap_band *band;
+  /* A part of a large parallel call, which surveyed and counted every box once before its
+   * tasks (sap_owned.c): the count to deal from (read only), instead of its own. */
+  const struct col__sap_counted *counted;
 } col__bp;
 /* The sorted order of a part's boxes (those whose cells may reach cells [lo, hi), every box
  * when `all`), made from the boxes' span words (sap_grid.c) after the count: its length, the
@@ -161,9 +164,27 @@ typedef struct col__sap_side {
   void (*fn)(void *context);
   void *context;
 } col__sap_side;
+/* The count before the deal (col__sap_count, sap_grid.c): the grid (grid false: one cell; used
+ * cells of k allocated, kz per row), every box's span word and record (rec[n] the NaN padding),
+ * the cells' box counts (count[0, used)), in work slots 1 to 3 of the call that counted; `base`:
+ * the room after count for the cells' bases and fills (and a parallel deal's parts, `tasks` of
+ * them at `fills`); span_bytes and `bytes` what slot 1 and slots 2-3 hold. The survey it was
+ * made from (sv) is kept beside it. */
+typedef struct col__sap_counted {
+  const struct col__survey *sv;
+  uint32_t *span;
+  col__sap_rec *rec;
+  size_t *count, *base, *fills;
+  size_t tasks, per, span_bytes, bytes;
+  int used, kz;
+  bool grid;
+} col__sap_counted;
+col_status col__sap_count(col__bp *bp, const struct col__survey *sv, bool avx2, size_t m,
+                          const col__sap_side *side, col__sap_counted *out);
 /* sv: the boxes' survey (col__sap_survey); avx2: the passes' AVX2 build (col__bp_avx2_passes);
  * side: NULL, or work to finish before the deal reads `order` (run beside the count when
- * there are cell tasks, else first). */
+ * there are cell tasks, else first). With bp->counted the count is that one (sv, side unused)
+ * and the bases, fills and places are the call's own. */
 col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, bool avx2,
                          const uint32_t *order, size_t m, const col__sap_side *side,
                          col__sap_dealt *out);

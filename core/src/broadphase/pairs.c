@@ -293,7 +293,7 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
   const col_broadphase_info *info = info_of(k);
   if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
     return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, NULL, false, NULL, 0, 0, NULL};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL};
   col_status st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

@@ -294,21 +294,19 @@ static bool choose_cells(const col__survey *s, unsigned dims, size_t m, col__cel
   return c->count[0] * c->count[1] > 1;
 }
 
-col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
-                         size_t m, const col__sap_side *side, col__sap_dealt *out) {
+col_status col__sap_count(col__bp *bp, const col__survey *sv, bool avx2, size_t m,
+                          const col__sap_side *side, col__sap_counted *out) {
   const col_boxes *boxes = bp->boxes;
-  const unsigned dims = boxes->dims;
   const size_t n = boxes->count;
   col__cells cells = {{0, 0}, {0, 0}, {1, 1}};
   /* Slot 1: every box's cells (4 bytes each); slot 2: the records, every box's and the
    * padding's; slot 3: per cell, its boxes, first position and next free position, then
-   * count_cells' tallies, then a parallel call's per-task parts (below); slot 4: the places'
-   * ids and tags, then a spare place (a parallel deal's: one per task). */
+   * count_cells' tallies, then a parallel call's per-task parts (below). */
   const size_t span_bytes = 4 * n + 4, rec_bytes = (n + 1) * sizeof(col__sap_rec);
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
   if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
-  bool grid = choose_cells(sv, dims, m, &cells);
+  bool grid = choose_cells(sv, boxes->dims, m, &cells);
   const int k = grid ? cells.count[0] * cells.count[1] : 1, kz = cells.count[1];
   const size_t tasks = grid ? col__sap_deal_tasks(bp, m) : 0;
   /* fill reaches kz + 1 cells past the grid (deal: spare places) */
@@ -321,8 +319,8 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   const size_t cell_bytes = (3 * per + 4 * (size_t)k + parts) * sizeof(size_t);
   size_t *count = col__bp_work(bp, 3, cell_bytes);
   if (count == NULL) return COL_ERR_MEMORY;
-  size_t *base = count + per, *fill = base + per, *tally = fill + per;
-  size_t *fills = tally + 4 * (size_t)k, *part = fills + (tasks > 1 ? tasks * fill_stride : 0);
+  size_t *tally = count + 3 * per, *fills = tally + 4 * (size_t)k;
+  size_t *part = fills + (tasks > 1 ? tasks * fill_stride : 0);
   if (grid) {
     const col_status st = count_cells(bp, &cells, m, sv->maybe_nan, avx2, tasks, span, count, tally,
                                       part, part_stride, side, rec, &grid);
@@ -331,50 +329,11 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
     if (side != NULL) side->fn(side->context);
     (avx2 ? cells_avx2 : cells_base)(boxes, &cells, false, false, 0, n, span, count, tally, rec);
   }
-  const int used = grid ? k : 1;
   if (!grid) count[0] = m; /* one cell: also when the grid gave too many copies */
-  /* A part of the small-input parallel call deals its range of the split only. */
-  int from = 0, to = used;
-  if (bp->parts > 1) col__sap_part_range(bp, count, used, &from, &to);
-  size_t total = 0, widest = 0;
-  for (int c = 0; c < used; c++) {
-    const size_t room = (count[c] + COL_SAP_PAD + 15) / 16 * 16;
-    base[c] = total, total += room, widest = room > widest ? room : widest;
-  }
-  base[used] = total;
-  const size_t place_bytes =
-      (tasks > 1 ? COL__SPARE_PLACE(total, tasks - 1) + 1 : total + 1) * sizeof(uint64_t);
-  uint64_t *slot = col__bp_work(bp, 4, place_bytes);
-  if (slot == NULL) return COL_ERR_MEMORY;
-  /* slot 1 then holds one cell's arrays for the sweep (sap.c) */
-  const size_t sweep_bytes = col__sap_cell_bytes(dims, widest);
-  col__bp_scratch(bp, bp->stats.scratch_bytes +
-                          (span_bytes > sweep_bytes ? span_bytes : sweep_bytes) + rec_bytes +
-                          cell_bytes + place_bytes);
   const col__f4 nan4 = splat4(NAN);
   memcpy(rec[n].box, &nan4, sizeof nan4), memcpy(rec[n].rest, &nan4, sizeof nan4);
-  for (int c = 0; c < used; c++) fill[c] = base[c];
-  for (int c = used; c <= used + kz; c++) fill[c] = total;
-  /* A part with a band: its own boxes, sorted now that their cells are known. */
-  if (from < to && bp->band != NULL)
-    m = bp->band->fn(bp->band->context, span, kz, !grid, (size_t)from, (size_t)to, &order);
-  if (from == to) {
-    /* a part without cells: nothing to deal */
-  } else if (!grid) {
-    for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
-  } else if (tasks > 1) {
-    const col__sap_deal_plan plan = {order, span, m,     dims,  avx2, k,    kz,
-                                     count, base, total, fills, slot, tasks};
-    const col_status st = col__sap_par_deal(bp, &plan);
-    if (st != COL_OK) return st;
-  } else {
-    col__sap_deal_all(dims, order, m, span, kz, fill, slot, avx2);
-  }
-  /* The padding: the NaN record rec[n], tag 0. */
-  for (int c = 0; c < used; c++)
-    for (size_t p = base[c] + count[c]; p < base[c + 1]; p++) slot[p] = n;
-  *out = (col__sap_dealt){
-      rec,  slot, count, base, used, widest, bp->touch == COL_TOUCH_SEPARATES || sv->x_inverted,
-      from, to};
+  *out = (col__sap_counted){sv,           span,  rec, count,      count + per,
+                            fills,        tasks, per, span_bytes, rec_bytes + cell_bytes,
+                            grid ? k : 1, kz,    grid};
   return COL_OK;
 }

@@ -1,16 +1,16 @@
 /* Sweep and prune's passes before the sweep on one thread (the survey, the sort on min x, the
- * deal into cells: col__sap_front, which the sequential call runs), and the parallel call's form
- * for inputs up to col__par_owned_max boxes built on it. The split passes (sap_sort_par.c,
- * sap_grid.c, sap_deal.c) hand their arrays from core to core at every step: the deal reads the
- * spans the other core's count wrote, the sweep's unpack the places and records its deal wrote.
- * Where cores are far apart those reads cost more than the split saves: on a 2-vCPU Zen 5 VM a
- * cache line's round trip between the cores took 870-1,100 TSC cycles and a read of a line the
- * other core had just written 11-24 cycles against 2-4, and at 10,000 boxes the count, the deal
- * and the unpack took 2.6-4.4x their one-thread time, the 2-thread call slower than one thread.
- * Here one task per worker surveys and counts every box itself, on its own working memory (its
- * list's), takes its range of the cells from the counts (every task counts the same cells, so
- * every task computes the same split), then sorts, deals and sweeps only the boxes that may
- * reach its range: nothing a task writes is read by another until the join. The survey and the
+ * deal into cells: col__sap_front, which the sequential call runs), and the parallel call's
+ * "parts" built on it (on 2 to 4 workers; past col__par_owned_max boxes after one shared count).
+ * The split passes (sap_sort_par.c, sap_grid.c, sap_deal.c) hand their arrays from core to core at
+ * every step: the deal reads the spans the other core's count wrote, the sweep's unpack the places
+ * and records its deal wrote. Where cores are far apart those reads cost more than the split saves:
+ * on a 2-vCPU Zen 5 VM a cache line's round trip between the cores took 870-1,100 TSC cycles and a
+ * read of a line the other core had just written 11-24 cycles against 2-4, and at 10,000 boxes the
+ * count, the deal and the unpack took 2.6-4.4x their one-thread time, the 2-thread call slower than
+ * one thread. Here one task per worker surveys and counts every box itself, on its own working
+ * memory (its list's), takes its range of the cells from the counts (every task counts the same
+ * cells, so every task computes the same split), then sorts, deals and sweeps only the boxes that
+ * may reach its range: nothing a task writes is read by another until the join. The survey and the
  * count (about a fifth of the one-thread time) are repeated by every task, so this form is for
  * a few workers. */
 #include "broadphase.h"
@@ -20,6 +20,12 @@
  * boxes (3D box pruning) 1.34-1.41x against 0.78-0.86x for the split passes, at 100,000
  * 1.56-1.73x against 1.45x (2D: 1.32-1.37x against 1.29x); at 1,048,576 sparse boxes no better. */
 size_t col__par_owned_max = 1u << 17;
+/* Boxes up to which larger inputs count once and then run as parts (sap_owned.c's second form;
+ * 0 or fewer boxes: every pass split into tasks). Measured on the Zen 5 VM at 1,048,576 sparse
+ * boxes in 2D, 2 threads over 1: two sequential calls at once ran as fast as one alone, yet the
+ * split passes reached 1.46-1.57x (each pass hands its arrays to the next across the cores)
+ * and parts that count every box each 1.56x (the count is a tenth of the call). */
+size_t col__par_counted_max = SIZE_MAX;
 
 bool col__bp_avx2_passes(const col__bp *bp) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -89,6 +95,83 @@ static size_t band_order(void *context, const uint32_t *span, int kz, bool all, 
   return sorted;
 }
 
+/* The deal after the count (its own, or a shared one: bp->counted); sap_grid.c counts, sap_deal.c
+ * deals, this chooses. */
+col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
+                         size_t m, const col__sap_side *side, col__sap_dealt *out) {
+  const col_boxes *boxes = bp->boxes;
+  const unsigned dims = boxes->dims;
+  const size_t n = boxes->count;
+  col__sap_counted own;
+  const col__sap_counted *c = bp->counted;
+  size_t *base, span_bytes = 0, counted_bytes;
+  if (c == NULL) {
+    const col_status st = col__sap_count(bp, sv, avx2, m, side, &own);
+    if (st != COL_OK) return st;
+    c = &own, base = own.base, span_bytes = own.span_bytes, counted_bytes = own.bytes;
+  } else {
+    /* A part of a call that counted once: the count is shared, the bases and fills its own. */
+    counted_bytes = 2 * c->per * sizeof(size_t);
+    base = col__bp_work(bp, 3, counted_bytes);
+    if (base == NULL) return COL_ERR_MEMORY;
+  }
+  size_t *fill = base + c->per;
+  const size_t *count = c->count;
+  const int used = c->used, kz = c->kz, k = c->grid ? used : 1;
+  const bool grid = c->grid;
+  /* The parallel deal's parts are the counting call's. */
+  const size_t tasks = c == &own ? c->tasks : 0;
+  /* A part of the parallel call deals its range of the split only. */
+  int from = 0, to = used;
+  if (bp->parts > 1) col__sap_part_range(bp, count, used, &from, &to);
+  size_t total = 0, widest = 0;
+  for (int q = 0; q < used; q++) {
+    const size_t room = (count[q] + COL_SAP_PAD + 15) / 16 * 16;
+    base[q] = total, total += room, widest = room > widest ? room : widest;
+  }
+  base[used] = total;
+  /* Slot 4: the places' ids and tags, then a spare place (a parallel deal's: one per task). */
+  const size_t place_bytes =
+      (tasks > 1 ? COL__SPARE_PLACE(total, tasks - 1) + 1 : total + 1) * sizeof(uint64_t);
+  uint64_t *slot = col__bp_work(bp, 4, place_bytes);
+  if (slot == NULL) return COL_ERR_MEMORY;
+  /* slot 1 (the spans, once dealt) then holds one cell's arrays for the sweep (sap_cells.c) */
+  const size_t sweep_bytes = col__sap_cell_bytes(dims, widest);
+  col__bp_scratch(bp, bp->stats.scratch_bytes +
+                          (span_bytes > sweep_bytes ? span_bytes : sweep_bytes) + counted_bytes +
+                          place_bytes);
+  for (int q = 0; q < used; q++) fill[q] = base[q];
+  for (int q = used; q <= used + kz; q++) fill[q] = total;
+  /* A part with a band: its own boxes, sorted now that their cells are known. */
+  if (from < to && bp->band != NULL)
+    m = bp->band->fn(bp->band->context, c->span, kz, !grid, (size_t)from, (size_t)to, &order);
+  if (from == to) {
+    /* a part without cells: nothing to deal */
+  } else if (!grid) {
+    for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
+  } else if (tasks > 1) {
+    const col__sap_deal_plan plan = {order, c->span, m,     dims,     avx2, k,    kz,
+                                     count, base,    total, c->fills, slot, tasks};
+    const col_status st = col__sap_par_deal(bp, &plan);
+    if (st != COL_OK) return st;
+  } else {
+    col__sap_deal_all(dims, order, m, c->span, kz, fill, slot, avx2);
+  }
+  /* The padding: the NaN record rec[n], tag 0. */
+  for (int q = 0; q < used; q++)
+    for (size_t p = base[q] + count[q]; p < base[q + 1]; p++) slot[p] = n;
+  *out = (col__sap_dealt){c->rec,
+                          slot,
+                          count,
+                          base,
+                          used,
+                          widest,
+                          bp->touch == COL_TOUCH_SEPARATES || c->sv->x_inverted,
+                          from,
+                          to};
+  return COL_OK;
+}
+
 /* The boxes without NaN (the sweep's m). */
 static size_t sweepable(const col_boxes *boxes) {
   size_t m = 0;
@@ -107,10 +190,13 @@ col_status col__sap_front(col__bp *bp, col__sap_dealt *d, uint32_t **idx) {
   col__bp_scratch(bp, bytes);
   uint32_t *order = mem, *keys = mem + n, *scratch = mem + 2 * n;
   *idx = scratch;
-  /* One survey for the sort and the deal. */
+  /* One survey for the sort and the deal (a part of a call that counted once: that one's). */
   const bool avx2 = col__bp_avx2_passes(bp);
   col__survey sv;
-  col__sap_survey(bp->boxes, avx2, &sv);
+  if (bp->counted != NULL)
+    sv = *bp->counted->sv;
+  else
+    col__sap_survey(bp->boxes, avx2, &sv);
   if (part) {
     /* A part sorts only its boxes, once the count has found their cells; the grid is the whole
      * call's, chosen for every box without NaN. */
@@ -119,7 +205,7 @@ col_status col__sap_front(col__bp *bp, col__sap_dealt *d, uint32_t **idx) {
         bp->boxes, &sv, avx2, sv.maybe_nan, order, keys, scratch, own, (float *)(void *)(own + n)};
     const col__sap_band band = {band_order, &job};
     bp->band = &band;
-    const size_t m = sv.maybe_nan ? sweepable(bp->boxes) : n;
+    const size_t m = sv.maybe_nan && bp->counted == NULL ? sweepable(bp->boxes) : n;
     const col_status st = col__sap_deal(bp, &sv, avx2, order, m, NULL, d);
     bp->band = NULL;
     return st;
@@ -129,14 +215,18 @@ col_status col__sap_front(col__bp *bp, col__sap_dealt *d, uint32_t **idx) {
 }
 
 size_t col__sap_owned_tasks(const col__bp *bp) {
+  const size_t n = bp->boxes->count;
   col_task_system ts;
-  if (bp->boxes->count > col__par_owned_max || col__par_tasks(bp->par, &ts) != COL_OK) return 0;
+  if ((n > col__par_owned_max && n > col__par_counted_max) ||
+      col__par_tasks(bp->par, &ts) != COL_OK)
+    return 0;
   return ts.workers > 1 && ts.workers <= COL__OWNED_MAX_TASKS ? ts.workers : 0;
 }
 
 typedef struct owned_job {
   const col__par_join *pj;
-  int *cells; /* the grid's cells, written by task 0 */
+  int *cells;                      /* the grid's cells, written by task 0 */
+  const col__sap_counted *counted; /* the shared count, or NULL: each task counts */
 } owned_job;
 
 static void owned_task(void *context, uint32_t t) {
@@ -146,7 +236,7 @@ static void owned_task(void *context, uint32_t t) {
   col__bp bp;
   col__par_task_begin(j->pj, task, &o, &bp);
   /* Part t of the split: the deal leaves out the boxes that never reach its cells. */
-  bp.part = t, bp.parts = (uint32_t)j->pj->n;
+  bp.part = t, bp.parts = (uint32_t)j->pj->n, bp.counted = j->counted;
   col__sap_dealt d;
   uint32_t *idx;
   col_status st = col__sap_front(&bp, &d, &idx);
@@ -158,12 +248,49 @@ static void owned_task(void *context, uint32_t t) {
   col__par_task_end(j->pj, task, &o, &bp, st);
 }
 
-col_status col__sap_par_owned(col__bp *bp, size_t tasks) {
+/* Runs the parts over `counted` (NULL: each counts); the blocks' fills in work slot fill_slot. */
+static col_status run_parts(col__bp *bp, size_t tasks, const col__sap_counted *counted,
+                            unsigned fill_slot) {
   col__par_join pj;
-  const col_status st = col__par_join_open(bp, tasks, &pj);
+  const col_status st = col__par_join_open(bp, tasks, fill_slot, &pj);
   if (st != COL_OK) return st;
   int cells = 0;
-  owned_job j = {&pj, &cells};
+  owned_job j = {&pj, &cells, counted};
   if (!col__par_run(bp, owned_task, &j, tasks)) return COL_ERR_TASKS;
   return col__par_join_close(&pj, cells);
+}
+
+/* Past col__par_owned_max: the survey and the count split into tasks on the caller's working
+ * memory (slots 1 to 3: spans, records, counts), read by every part; the parts then sort, deal
+ * and sweep as above. The spans and records one core wrote are read by the other, but at these
+ * sizes they are far larger than a core's cache and come from the shared one either way. */
+static col_status par_counted(col__bp *bp, size_t tasks) {
+  const size_t n = bp->boxes->count, bytes = COL__SORT_X_SCRATCH(n) * sizeof(uint32_t);
+  /* Slot 0: the survey's parts (as in the split passes: the sort's scratch), then the join's. */
+  col__survey_part *part = col__bp_work(bp, 0, bytes);
+  if (part == NULL) return COL_ERR_MEMORY;
+  const bool avx2 = col__bp_avx2_passes(bp);
+  col__survey sv;
+  bool surveyed;
+  col_status st = col__sap_par_survey(bp, avx2, part, &sv, &surveyed);
+  if (st != COL_OK) return st;
+  if (!surveyed) col__sap_survey(bp->boxes, avx2, &sv);
+  col__sap_counted counted;
+  st = col__sap_count(bp, &sv, avx2, sv.maybe_nan ? sweepable(bp->boxes) : n, NULL, &counted);
+  if (st != COL_OK) return st;
+  col__bp_scratch(bp, bytes + counted.span_bytes + counted.bytes);
+  if (!counted.grid) {
+    /* One cell: nothing to split; the sequential passes (which count again). */
+    col__sap_dealt d;
+    uint32_t *idx;
+    st = col__sap_front(bp, &d, &idx);
+    return st != COL_OK ? st : col__sap_sweep_cells(bp, &d, 0, d.cells, idx);
+  }
+  return run_parts(bp, tasks, &counted, 0);
+}
+
+col_status col__sap_par_owned(col__bp *bp, size_t tasks) {
+  /* The blocks' fills in work slot 1: the caller's own passes use no slot in this form. */
+  return bp->boxes->count > col__par_owned_max ? par_counted(bp, tasks)
+                                               : run_parts(bp, tasks, NULL, 1);
 }

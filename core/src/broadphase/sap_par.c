@@ -58,6 +58,7 @@ void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_o
                   blocks ? &o->writer : NULL,
                   0,
                   0,
+                  NULL,
                   NULL};
 }
 
@@ -179,7 +180,7 @@ bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n) {
   return true;
 }
 
-col_status col__par_join_open(col__bp *bp, size_t n, col__par_join *pj) {
+col_status col__par_join_open(col__bp *bp, size_t n, unsigned fill_slot, col__par_join *pj) {
   *pj =
       (col__par_join){bp, col__bp_tasks(bp, n), n, NULL, {NULL, col__par_block_pairs, 0, 0, NULL}};
   if (pj->task == NULL) return COL_ERR_MEMORY;
@@ -196,8 +197,8 @@ col_status col__par_join_open(col__bp *bp, size_t n, col__par_join *pj) {
     pj->room.base = out->data + out->count;
     pj->room.count = room / pj->room.block;
   }
-  /* Work slot 1 (the deal's spans, spent; the tasks sweep with their own lists' work). */
-  pj->room.fill = col__bp_work(bp, 1, (pj->room.count + 1) * sizeof(size_t));
+  /* A work slot the caller has spent (the tasks sweep with their own lists' work). */
+  pj->room.fill = col__bp_work(bp, fill_slot, (pj->room.count + 1) * sizeof(size_t));
   if (pj->room.fill == NULL) return COL_ERR_MEMORY;
   pj->blocks = &pj->room;
   return COL_OK;
@@ -248,7 +249,8 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   if (n > MAX_TASKS) n = MAX_TASKS;
   if (n > (size_t)d->cells) n = (size_t)d->cells;
   col__par_join pj;
-  col_status st = col__par_join_open(bp, n, &pj);
+  /* The blocks' fills in work slot 1: the deal's spans, spent. */
+  col_status st = col__par_join_open(bp, n, 1, &pj);
   if (st != COL_OK) return st;
   pj.n = col__sap_split(d->count, d->cells, pj.task, n);
   job j = {&pj, d, NULL, 0, 0};

@@ -62,7 +62,7 @@ typedef struct col__par_join {
   col__bp_blocks *blocks;
   col__bp_blocks room;
 } col__par_join;
-col_status col__par_join_open(col__bp *bp, size_t n, col__par_join *pj);
+col_status col__par_join_open(col__bp *bp, size_t n, unsigned fill_slot, col__par_join *pj);
 col_status col__par_join_close(col__par_join *pj, int cells);
 /* A task's own col__bp for its sweep (`bp`, no task system): its pairs into its list, or through
  * o's window onto the blocks (any order) or onto the caller's list past its pairs (task 0 of an
@@ -83,12 +83,14 @@ size_t col__sap_split(const size_t *count, int cells, col__bp_task *task, size_t
  * end, for a part past the ranges made). */
 #define COL__OWNED_MAX_TASKS 4
 void col__sap_part_range(const col__bp *bp, const size_t *count, int cells, int *from, int *to);
-/* The parallel call for small inputs (sap_owned.c): how many tasks run every pass themselves and
- * sweep a range of cells each (0: not taken; the passes are split into tasks instead), and that
- * call, joined as col__sap_par_cells joins. Boxes up to which it is taken: col__par_owned_max. */
+/* The parallel call as parts (sap_owned.c): how many tasks sweep a range of cells each, having
+ * sorted and dealt only the boxes that reach it (0: not taken; the passes are split into tasks
+ * instead), and that call, joined as col__sap_par_cells joins. Up to col__par_owned_max boxes
+ * every task also surveys and counts every box itself; past it, up to col__par_counted_max,
+ * the survey and the count run once, split into tasks, and the parts deal from that count. */
 size_t col__sap_owned_tasks(const col__bp *bp);
 col_status col__sap_par_owned(col__bp *bp, size_t tasks);
-extern size_t col__par_owned_max;
+extern size_t col__par_owned_max, col__par_counted_max;
 /* The deal into cells split into tasks over ranges of the sorted order (sap_deal.c): what the
  * tasks share. fills: `tasks` arrays of k + kz + 1 entries; slot: the places, with a spare
  * place per task after the one at `total`. */
