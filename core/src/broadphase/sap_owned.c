@@ -20,11 +20,11 @@
  * boxes (3D box pruning) 1.34-1.41x against 0.78-0.86x for the split passes, at 100,000
  * 1.56-1.73x against 1.45x (2D: 1.32-1.37x against 1.29x); at 1,048,576 sparse boxes no better. */
 size_t col__par_owned_max = 1u << 17;
-/* Boxes up to which larger inputs count once and then run as parts (sap_owned.c's second form;
- * 0 or fewer boxes: every pass split into tasks). Measured on the Zen 5 VM at 1,048,576 sparse
- * boxes in 2D, 2 threads over 1: two sequential calls at once ran as fast as one alone, yet the
- * split passes reached 1.46-1.57x (each pass hands its arrays to the next across the cores)
- * and parts that count every box each 1.56x (the count is a tenth of the call). */
+/* Boxes up to which larger inputs count once and then run as parts (this file's second form);
+ * inputs past it (all of them at 0) split every pass into tasks. Measured on the Zen 5 VM at
+ * 1,048,576 sparse boxes in 2D, 2 threads over 1: two sequential calls at once ran as fast as one
+ * alone, yet the split passes reached 1.46-1.57x (each pass hands its arrays to the next across the
+ * cores) and parts that count every box each 1.56x (the count is a tenth of the call). */
 size_t col__par_counted_max = SIZE_MAX;
 
 bool col__bp_avx2_passes(const col__bp *bp) {

@@ -32,7 +32,7 @@ typedef struct job {
   const col__par_join *pj;
   const col__sap_dealt *d;
   col_pair *joined; /* the caller's list at the first place of the joined pairs */
-  size_t total, copies;
+  size_t total;     /* pairs to copy, in pj->n equal shares */
 } job;
 
 void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_out *o,
@@ -99,7 +99,7 @@ static void copy_task(void *context, uint32_t k) {
   const job *j = context;
   const col__par_join *pj = j->pj;
   const uint64_t total = j->total;
-  const size_t lo = (size_t)(total * k / j->copies), hi = (size_t)(total * (k + 1) / j->copies);
+  const size_t lo = (size_t)(total * k / pj->n), hi = (size_t)(total * (k + 1) / pj->n);
   for (size_t t = 0; t < pj->n; t++) {
     const col__bp_task *task = &pj->task[t];
     const size_t a = task->offset > lo ? task->offset : lo;
@@ -232,7 +232,7 @@ col_status col__par_join_close(col__par_join *pj, int cells) {
   (void)cells;
   const col_status st = col__bp_reserve(bp, total);
   if (st != COL_OK) return st;
-  job j = {pj, NULL, out->data != NULL ? out->data + out->count : NULL, total, n};
+  job j = {pj, NULL, out->data != NULL ? out->data + out->count : NULL, total};
   if (total > 0 && !col__par_run(bp, copy_task, &j, n)) return COL_ERR_TASKS;
   out->count += total;
   bp->stats.scratch_bytes += scratch;
@@ -253,7 +253,7 @@ col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *id
   col_status st = col__par_join_open(bp, n, 1, &pj);
   if (st != COL_OK) return st;
   pj.n = col__sap_split(d->count, d->cells, pj.task, n);
-  job j = {&pj, d, NULL, 0, 0};
+  job j = {&pj, d, NULL, 0};
   if (!col__par_run(bp, sweep_task, &j, pj.n)) return COL_ERR_TASKS;
   return col__par_join_close(&pj, d->cells);
 }
