@@ -261,6 +261,61 @@ Test(parallel, any_order_same_pair_set) {
   col_pairs_free(&got);
 }
 
+/* Spins before each chunk of its own cells that part 0's task sweeps (0: none), and the chunks
+ * tasks have taken from other parts (sap_steal.c). */
+extern unsigned col__par_share_delay;
+extern _Atomic size_t col__par_chunks_taken;
+
+/* The parts share out their sweeps: with part 0's task held back before each of its chunks,
+ * the pool's other thread sweeps part 0's last chunks; the joined list (ordered) and the pair
+ * set (any order) are still the sequential call's, in both forms of parts, 2D and 3D, for
+ * scenes with cells of very different fill and with NaN boxes, on fresh lists and kept ones. */
+Test(parallel, parts_share_their_sweeps) {
+  col_thread_pool *pool = NULL;
+  cr_assert_eq(col_thread_pool_create(2, &pool), COL_OK);
+  const col_task_system tasks = col_thread_pool_tasks(pool);
+  const col_parallel par = {&tasks, 0, false};
+  const size_t owned_max = col__par_owned_max, counted_max = col__par_counted_max;
+  uint64_t rng = 0x57ea1;
+  col_pairs want = {0}, sorted = {0}, got = {0}, got_any = {0};
+  col__par_share_delay = 200000;
+  atomic_store(&col__par_chunks_taken, 0);
+  for (unsigned dims = 2; dims <= 3; dims++)
+    for (int scene = 0; scene < PAR_SCENES; scene++) {
+      if (scene == ALL_EQUAL || scene == HUGE) continue;
+      box_set s = set_make(dims == 2 ? 6000 : 4000, dims);
+      par_fill(&s, (enum par_scene)scene, &rng);
+      const col_touch t = scene % 2 ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
+      col_broadphase_stats ws, gs;
+      cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
+      for (int call = 0; call < 4; call++) {
+        /* Calls 2 and 3 count once, then run the parts; 0 and 2 on fresh lists. */
+        set_form(call / 2, owned_max, counted_max);
+        if (call % 2 == 0) col_pairs_free(&got), col_pairs_free(&got_any);
+        char what[96];
+        snprintf(what, sizeof what, "shared sweeps, %uD %s, call %d", dims, par_names[scene], call);
+        cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, t, &par, &got, &gs), COL_OK);
+        expect_same(&got, &want, &gs, &ws, what);
+        cr_assert_eq(col_broadphase_pairs_parallel_any_order(&s.boxes, t, &par, &got_any, &gs),
+                     COL_OK);
+        sorted_copy(&got_any, &sorted);
+        col_pairs_sort(&want);
+        expect_same(&sorted, &want, &gs, &ws, what);
+        cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, t, &want, &ws), COL_OK);
+      }
+      col__par_owned_max = owned_max, col__par_counted_max = counted_max;
+      set_free(&s);
+    }
+  col__par_share_delay = 0;
+  /* Held back that long, part 0 lost chunks to the other thread in some call. */
+  cr_assert_gt(atomic_load(&col__par_chunks_taken), 0, "no chunk was taken from another part");
+  col_thread_pool_destroy(pool);
+  col_pairs_free(&want);
+  col_pairs_free(&sorted);
+  col_pairs_free(&got);
+  col_pairs_free(&got_any);
+}
+
 Test(parallel, errors_and_fallback) {
   uint64_t rng = 7;
   box_set s = set_make(3000, 2);

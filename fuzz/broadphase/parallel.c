@@ -273,6 +273,11 @@ static void tiled_check(const col_boxes *boxes, col_touch touch, uint64_t seed) 
  * owned 0 for one input in two (the shared count), and of those, counted 0 for one in two (the
  * passes split into tasks). */
 extern size_t col__par_owned_max, col__par_counted_max;
+/* For one input in four (by the seed), part 0's task of the parallel parts spins before each
+ * chunk of its own cells, so that the pools' other threads sweep its last chunks (sap_steal.c:
+ * a core that finishes early takes another part's chunks; with tasks run one after another
+ * no part is ever left half swept). */
+extern unsigned col__par_share_delay;
 
 static const char *checks(const col_boxes *boxes, col_touch touch, const col_pairs *sequential,
                           const col_broadphase_stats *sequential_stats, uint64_t seed,
@@ -339,7 +344,9 @@ const char *fz_parallel_check(const col_boxes *boxes, col_touch touch, const col
   const size_t owned_max = col__par_owned_max, counted_max = col__par_counted_max;
   if (seed >> 36 & 1) col__par_owned_max = 0;
   if ((seed >> 36 & 3) == 3) col__par_counted_max = 0;
+  if ((seed >> 38 & 3) == 0) col__par_share_delay = 2000;
   const char *bad = checks(boxes, touch, sequential, sequential_stats, seed, got);
   col__par_owned_max = owned_max, col__par_counted_max = counted_max;
+  col__par_share_delay = 0;
   return bad;
 }

@@ -46,7 +46,10 @@ void col_pairs_free(col_pairs *pairs) {
       free(pairs->work->block[k]);
     }
   if (pairs->work != NULL) {
-    for (size_t t = 0; t < pairs->work->tasks; t++) col_pairs_free(&pairs->work->task[t].list);
+    for (size_t t = 0; t < pairs->work->tasks; t++) {
+      col_pairs_free(&pairs->work->task[t].list);
+      free(pairs->work->task[t].stolen.data);
+    }
     free(pairs->work->task);
   }
   free(pairs->work);

@@ -10,8 +10,9 @@
  * one thread. Here one task per worker surveys and counts every box itself, on its own working
  * memory (its list's), takes its range of the cells from the counts (every task counts the same
  * cells, so every task computes the same split), then sorts, deals and sweeps only the boxes that
- * may reach its range: nothing a task writes is read by another until the join. The survey and the
- * count (about a fifth of the one-thread time) are repeated by every task, so this form is for
+ * may reach its range: nothing a task writes is read by another until the join (save the chunks of
+ * its cells that a faster task sweeps for it once that one is done: sap_steal.c). The survey and
+ * the count (about a fifth of the one-thread time) are repeated by every task, so this form is for
  * a few workers. */
 #include "broadphase.h"
 
@@ -227,6 +228,7 @@ typedef struct owned_job {
   const col__par_join *pj;
   int *cells;                      /* the grid's cells, written by task 0 */
   const col__sap_counted *counted; /* the shared count, or NULL: each task counts */
+  col__sap_share *share;           /* the parts' sweeps, shared out (sap_steal.c) */
 } owned_job;
 
 static void owned_task(void *context, uint32_t t) {
@@ -243,7 +245,7 @@ static void owned_task(void *context, uint32_t t) {
   if (st == COL_OK) {
     task->from = d.from, task->to = d.to;
     if (t == 0) *j->cells = d.cells;
-    st = col__sap_sweep_cells(&bp, &d, d.from, d.to, idx);
+    st = col__sap_share_sweep(j->share, j->pj, t, &bp, &d, idx);
   }
   col__par_task_end(j->pj, task, &o, &bp, st);
 }
@@ -255,8 +257,13 @@ static col_status run_parts(col__bp *bp, size_t tasks, const col__sap_counted *c
   const col_status st = col__par_join_open(bp, tasks, fill_slot, &pj);
   if (st != COL_OK) return st;
   int cells = 0;
-  owned_job j = {&pj, &cells, counted};
+  col__sap_share share[COL__OWNED_MAX_TASKS];
+  memset(share, 0, sizeof share);
+  owned_job j = {&pj, &cells, counted, share};
   if (!col__par_run(bp, owned_task, &j, tasks)) return COL_ERR_TASKS;
+  /* Ordered: the parts' lists and the chunks others swept for them, in cell order. */
+  col__par_seg seg[COL__OWNED_MAX_TASKS * (COL__SHARE_CHUNKS + 1)];
+  if (pj.blocks == NULL) pj.seg = seg, pj.segs = col__sap_share_runs(share, tasks, pj.task, seg);
   return col__par_join_close(&pj, cells);
 }
 

@@ -38,7 +38,7 @@ typedef struct job {
 void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_out *o,
                          col__bp *bp) {
   const col__bp *caller = pj->bp;
-  task->list.count = 0, task->direct = 0;
+  task->list.count = 0, task->stolen.count = 0, task->direct = 0;
   /* Any order: the task writes through a window onto a block of the caller's list (taken at
    * its first write), its own list only once the blocks run out. Ordered: task 0 through a
    * window onto the caller's list itself, which no other task touches until the join (the
@@ -93,19 +93,22 @@ static void sweep_task(void *context, uint32_t t) {
   col__par_task_end(j->pj, task, &o, &bp, st);
 }
 
-/* Copy task k of n: its share of the joined pairs (the tasks' lists end to end), so every
- * worker copies about as much whatever the lists' sizes. */
+/* Copy task k of n: its share of the joined pairs (the runs end to end: the tasks' lists, or
+ * pj->seg), so every worker copies about as much whatever the runs' sizes. */
 static void copy_task(void *context, uint32_t k) {
   const job *j = context;
   const col__par_join *pj = j->pj;
   const uint64_t total = j->total;
   const size_t lo = (size_t)(total * k / pj->n), hi = (size_t)(total * (k + 1) / pj->n);
-  for (size_t t = 0; t < pj->n; t++) {
-    const col__bp_task *task = &pj->task[t];
-    const size_t a = task->offset > lo ? task->offset : lo;
-    const size_t end = task->offset + task->list.count, b = end < hi ? end : hi;
-    if (a < b)
-      memcpy(j->joined + a, task->list.data + (a - task->offset), (b - a) * sizeof(col_pair));
+  const size_t runs = pj->seg != NULL ? pj->segs : pj->n;
+  for (size_t s = 0; s < runs; s++) {
+    const col__bp_task *task = &pj->task[s];
+    const col__par_seg run = pj->seg != NULL
+                                 ? pj->seg[s]
+                                 : (col__par_seg){task->list.data, task->list.count, task->offset};
+    const size_t a = run.offset > lo ? run.offset : lo;
+    const size_t end = run.offset + run.count, b = end < hi ? end : hi;
+    if (a < b) memcpy(j->joined + a, run.data + (a - run.offset), (b - a) * sizeof(col_pair));
   }
 }
 
@@ -148,18 +151,25 @@ void col__sap_part_range(const col__bp *bp, const size_t *count, int cells, int 
 #ifdef COL_VALIDATE
 /* The ranges cover every cell once, in order (empty ones only at the end: the tasks of a
  * small input that got no cells); the offsets place the lists end to end. */
-static void validate_join(int cells, const col__bp_task *task, size_t n, size_t total) {
+static void validate_join(int cells, const col__par_join *pj, size_t total) {
+  const col__bp_task *task = pj->task;
   int next = 0;
   size_t at = 0;
-  for (size_t t = 0; t < n; t++) {
+  for (size_t t = 0; t < pj->n; t++) {
     const bool empty_end = task[t].from == cells && task[t].to == cells;
     if (task[t].from != next || (task[t].to <= task[t].from && !empty_end))
       col__validate_fail("parallel sweep", "cell ranges not contiguous", t);
-    if (task[t].offset != at) col__validate_fail("parallel sweep", "list offset", t);
-    next = task[t].to, at += task[t].list.count;
+    if (pj->seg == NULL && task[t].offset != at)
+      col__validate_fail("parallel sweep", "list offset", t);
+    next = task[t].to, at += task[t].list.count + task[t].stolen.count;
   }
   if (next != cells) col__validate_fail("parallel sweep", "cells left out", (size_t)next);
   if (at != total) col__validate_fail("parallel sweep", "joined count", at);
+  for (size_t s = 0, end = 0; pj->seg != NULL && s < pj->segs; s++) {
+    if (pj->seg[s].offset != end) col__validate_fail("parallel sweep", "run offset", s);
+    end += pj->seg[s].count;
+    if (s + 1 == pj->segs && end != total) col__validate_fail("parallel sweep", "runs joined", end);
+  }
 }
 
 /* Every pair the tasks counted is in the joined list (the any-order join moves pairs between
@@ -181,8 +191,8 @@ bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n) {
 }
 
 col_status col__par_join_open(col__bp *bp, size_t n, unsigned fill_slot, col__par_join *pj) {
-  *pj =
-      (col__par_join){bp, col__bp_tasks(bp, n), n, NULL, {NULL, col__par_block_pairs, 0, 0, NULL}};
+  *pj = (col__par_join){
+      bp, col__bp_tasks(bp, n), n, NULL, {NULL, col__par_block_pairs, 0, 0, NULL}, NULL, 0};
   if (pj->task == NULL) return COL_ERR_MEMORY;
   if (!bp->any_order) return COL_OK;
   /* Any order: the room the caller's list has past its pairs, in blocks. */
@@ -212,7 +222,7 @@ col_status col__par_join_close(col__par_join *pj, int cells) {
   for (size_t t = 0; t < n; t++) {
     if (task[t].status != COL_OK) return task[t].status;
     task[t].offset = total;
-    total += task[t].list.count;
+    total += task[t].list.count + task[t].stolen.count;
     bp->stats.tests += task[t].stats.tests, bp->stats.pairs += task[t].stats.pairs;
     scratch += task[t].stats.scratch_bytes;
   }
@@ -227,7 +237,10 @@ col_status col__par_join_close(col__par_join *pj, int cells) {
   } else {
     /* Task 0's pairs are in place already. */
     out->count += task[0].direct;
-    COL_VALIDATE_CALL(validate_join(cells, task, n, total));
+    for (size_t s = 0, at = 0; pj->seg != NULL && s < pj->segs; s++)
+      pj->seg[s].offset = at, at += pj->seg[s].count;
+    COL_VALIDATE_CALL(validate_join(cells, pj, total));
+    COL_VALIDATE_CALL(validate_count(task, n, task[0].direct + total));
   }
   (void)cells;
   const col_status st = col__bp_reserve(bp, total);

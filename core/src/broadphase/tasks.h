@@ -11,6 +11,9 @@
  * its own list left empty. */
 typedef struct col__bp_task {
   col_pairs list;
+  /* A part's pairs from cells of other parts it swept (sap_steal.c; ordered join only: its data
+   * kept between calls, no working memory of its own). */
+  col_pairs stolen;
   int from, to;
   col_status status;
   col_broadphase_stats stats;
@@ -55,12 +58,23 @@ size_t col__bp_blocks_pack(col__bp_blocks *blocks, size_t used);
  * joined in task order). Opened before the tasks run (COL_ERR_MEMORY); closed after them, which
  * joins the lists into bp's (a task's failure is the call's; `cells`: the grid's, the ranges
  * checked under COL_VALIDATE to cover it). */
+/* A run of pairs the ordered join puts in place: `count` pairs at `data`, `offset` pairs after
+ * the first pair joined. */
+typedef struct col__par_seg {
+  const col_pair *data;
+  size_t count, offset;
+} col__par_seg;
+/* seg: NULL, or the ordered join's runs in the order they join (`segs` of them, offsets set by
+ * the close): the parts' lists and the cells others swept for them (sap_steal.c). NULL: the
+ * tasks' lists in task order. */
 typedef struct col__par_join {
   col__bp *bp;
   col__bp_task *task;
   size_t n;
   col__bp_blocks *blocks;
   col__bp_blocks room;
+  col__par_seg *seg;
+  size_t segs;
 } col__par_join;
 col_status col__par_join_open(col__bp *bp, size_t n, unsigned fill_slot, col__par_join *pj);
 col_status col__par_join_close(col__par_join *pj, int cells);
@@ -117,6 +131,41 @@ typedef struct col__sap_deal_plan {
 /* Task t's spare place in the deal's places (slot): apart from the cells' places and from
  * each other. */
 #define COL__SPARE_PLACE(total, t) ((total) + (COL__TASK_STRIDE / 8) * ((size_t)(t) + 1))
+/* A part's sweep shared out (sap_steal.c): its cells cut into `chunks` (at most
+ * COL__SHARE_CHUNKS) chunks of about equal box counts, cells border[c] to border[c + 1]. Its own
+ * task takes them from the first; a task whose chunks are all taken takes other parts' from the
+ * last, so a faster core does more of the work (cores differ: a busy sibling thread, a far memory
+ * node, a hybrid CPU's small cores). `ends` holds the chunks not yet taken, [ends >> 32, ends
+ * low half); d, chunks and border are set before `ready` (release), which others read first
+ * (acquire). A chunk taken from the last, for the ordered join, is `count` pairs at `at` in the
+ * `stolen` list of task `task`. One record per part, a stride apart (COL__TASK_STRIDE). */
+#define COL__SHARE_CHUNKS 16
+typedef struct col__sap_share {
+  _Alignas(COL__TASK_STRIDE) _Atomic uint64_t ends;
+  _Atomic bool ready;
+  _Alignas(COL__TASK_STRIDE) col__sap_dealt d;
+  int chunks;
+  int border[COL__SHARE_CHUNKS + 1];
+  struct {
+    uint32_t task;
+    size_t at, count;
+  } taken[COL__SHARE_CHUNKS];
+} col__sap_share;
+/* Part t of pj's (share[t], zeroed before the tasks run) swept by its task: its cells (d, idx
+ * and bp its task's) published, then its chunks, then other parts' last chunks while any are
+ * left (never waiting: a part not yet published is its own task's). Pairs of other parts go
+ * through bp's writer (any order) or into the task's `stolen` list (ordered). */
+col_status col__sap_share_sweep(col__sap_share *share, const col__par_join *pj, uint32_t t,
+                                col__bp *bp, const col__sap_dealt *d, uint32_t *idx);
+/* The ordered join's runs after the parts' tasks (seg: room for parts * (COL__SHARE_CHUNKS + 1)):
+ * per part, its task's list, then the chunks others took, in cell order. Returns how many. */
+size_t col__sap_share_runs(const col__sap_share *share, size_t parts, const col__bp_task *task,
+                           col__par_seg *seg);
+/* Test hooks: spins before each chunk part 0's task takes of its own (0: none), so that the
+ * other tasks take its chunks; chunks taken from other parts so far (counted only while
+ * col__par_share_delay is set). */
+extern unsigned col__par_share_delay;
+extern _Atomic size_t col__par_chunks_taken;
 /* How many tasks a deal of m boxes takes on bp's task system (0 or 1: the sequential deal). */
 size_t col__sap_deal_tasks(const col__bp *bp, size_t m);
 /* Every box into its cells by the tasks: the sequential deal's places, place for place. */
