@@ -50,7 +50,22 @@ def parallel_rows(data):
             # threads:1, the one-thread pool in the others) and of the row's own calls.
             row[("ref", threads)] = b.get("interleaved_ref_kcycles", 0)
             row[("own", threads)] = b.get("interleaved_kcycles", 0)
+        # The one-thread pool alone on each of the first T CPUs, pinned (threads:T rows).
+        cpus = [b[f"cpu{k}_kcycles"] for k in range(threads) if b.get(f"cpu{k}_kcycles", 0) > 0]
+        if threads > 1 and cpus:
+            row[("cpus", threads)] = cpus
     return rows
+
+
+def balanced_ceiling(by_t, threads):
+    """The speedup a T-thread call whose work was shared perfectly between the CPUs would
+    reach over the row's one-thread reference: each CPU does work at its own one-thread speed,
+    so the T of them finish it in 1 / sum(1 / t_k) of the time, and the reference (whichever
+    CPU it ran on) took `ref`. None without the row's per-CPU times."""
+    cpus, ref = by_t.get(("cpus", threads)), by_t.get(("ref", threads), 0)
+    if not cpus or ref <= 0:
+        return None
+    return ref * sum(1.0 / t for t in cpus)
 
 
 # How far the one-thread minimum interleaved in a row may sit from the threads:1 row's own
@@ -166,6 +181,32 @@ def parallel_section(data):
                      f"slower than the sequential call ({backend}) | {text} | "
                      f"{verdict(over, over is not None and over <= ENTRY_LIMIT)} |")
     lines.append("")
+
+    cpu_rows = [(k, by_t) for k, by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0]))
+                if any(isinstance(t, tuple) and t[0] == "cpus" for t in by_t)]
+    if cpu_rows:
+        lines += [
+            "The CPUs of one machine need not be equally fast (a hybrid CPU's small cores; on a "
+            "virtual machine, a vCPU whose sibling hardware thread or memory another guest is "
+            "using). Each threads:T row also times the one-thread call alone on each of the first "
+            "T CPUs, pinned there (the fastest of a few calls). With work shared perfectly, T "
+            "threads finish in 1 / Σ(1 / t_k) of the time, so the speedup over the row's "
+            "one-thread reference (which ran wherever the system put it) can reach at most "
+            "reference × Σ(1 / t_k): the ceiling below. A target above the ceiling cannot be met "
+            "in that run by any split of the work.",
+            "",
+            "| scene | N | backend | threads | one thread on each CPU (M TSC cycles) | slowest ÷ fastest | "
+            "ceiling | measured |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for (backend, scene, n), by_t in cpu_rows:
+            for t in sorted(k[1] for k in by_t if isinstance(k, tuple) and k[0] == "cpus"):
+                cpus = by_t[("cpus", t)]
+                each = " / ".join(fmt(c / 1e3, 3) for c in cpus)
+                lines.append(f"| {scene} | {n} | {backend} | {t} | {each} | "
+                             f"{max(cpus) / min(cpus):.2f} | {times(balanced_ceiling(by_t, t))} | "
+                             f"{times(speedup_of(by_t, t))} |")
+        lines.append("")
 
     lines += [
         "Amdahl's law: the serial fraction e that explains each measured speedup on the most "
