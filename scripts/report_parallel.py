@@ -193,7 +193,9 @@ def parallel_section(data):
             "threads finish in 1 / Σ(1 / t_k) of the time, so the speedup over the row's "
             "one-thread reference (which ran wherever the system put it) can reach at most "
             "reference × Σ(1 / t_k): the ceiling below. A target above the ceiling cannot be met "
-            "in that run by any split of the work.",
+            "in that run by any split of the work. The CPUs are timed right after the row's "
+            "interleaved calls, not with them: a measured speedup above its ceiling says the "
+            "machine's speed moved in between.",
             "",
             "| scene | N | backend | threads | one thread on each CPU (M TSC cycles) | slowest ÷ fastest | "
             "ceiling | measured |",

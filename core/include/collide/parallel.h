@@ -66,15 +66,16 @@ typedef struct col_parallel {
  * task system of 2 to 4 workers, one task per worker surveys the boxes and counts their cells
  * itself, on its own working memory, then sorts, deals and sweeps only the boxes of its range
  * of cells: no task reads what another wrote (on cores far apart, reading the other core's
- * output cost more than splitting those passes saved), and scratch_bytes counts every task's
- * memory. Larger inputs on 2 to 4 workers do the same after one survey and one count of the
- * boxes' cells split into tasks (each part reads that count); more workers split every pass
- * into tasks. Inputs the sequential
- * call sweeps as one cell (under 256 boxes, non-finite or inverted boxes on y or z, ...) and a
- * task system of one worker run the sequential call itself on the calling thread. parallel ==
- * NULL: the built-in pool with its default size. Errors as col_broadphase_pairs (the same
- * checks, first) plus COL_ERR_TASKS; on any error `out` is empty. Stats as the sequential
- * call (scratch_bytes adds the per-task memory). */
+ * output cost more than splitting those passes saved), save that a task done with its own
+ * range sweeps the last cells of a range still being swept (so a faster core does more; no
+ * task ever waits for another), and scratch_bytes counts every task's memory. Larger inputs on 2 to
+ * 4 workers do the same after one survey and one count of the boxes' cells split into tasks (each
+ * part reads that count); more workers split every pass into tasks. Inputs the sequential call
+ * sweeps as one cell (under 256 boxes, non-finite or inverted boxes on y or z, ...) and a task
+ * system of one worker run the sequential call itself on the calling thread. parallel == NULL: the
+ * built-in pool with its default size. Errors as col_broadphase_pairs (the same checks, first) plus
+ * COL_ERR_TASKS; on any error `out` is empty. Stats as the sequential call (scratch_bytes adds the
+ * per-task memory). */
 col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch,
                                          const col_parallel *parallel, col_pairs *out,
                                          col_broadphase_stats *stats);
