@@ -108,8 +108,10 @@ size_t col__sap_share_runs(const col__sap_share *share, size_t parts, const col_
     if (!atomic_load_explicit(&s->ready, memory_order_relaxed)) continue;
     const int own = (int)(atomic_load_explicit(&s->ends, memory_order_relaxed) >> 32);
     for (int c = own; c < s->chunks; c++) {
-      const col__bp_task *by = &task[s->taken[c].task];
-      seg[runs++] = (col__par_seg){by->stolen.data + s->taken[c].at, s->taken[c].count, 0};
+      /* A task whose taken chunks held no pair may have no list at all (NULL + 0 is undefined). */
+      const col_pair *list = task[s->taken[c].task].stolen.data;
+      seg[runs++] =
+          (col__par_seg){list != NULL ? list + s->taken[c].at : NULL, s->taken[c].count, 0};
     }
   }
   return runs;
