@@ -38,7 +38,8 @@ Targets
                  sweep and prune, brute force every SOAK_CHECK_EVERY frames): fails when memory
                  or per-frame time grows; a million frames take minutes (not in make test)
   soak-selftest  show the soak test fails on a seeded leak, slowdown and lost pair
-  fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process (part of make test)
+  fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process a target, FUZZ_LANES
+                 targets at once (part of make test)
   fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
   cross-test     ARCH=arm64 or s390x: the unit suite on every backend and every corpus through
                  every backend, bit for bit, cross-built into build/cross-ARCH, run under qemu
@@ -94,6 +95,7 @@ Variables (default in brackets)
   FUZZ_TARGETS   the targets of fuzz, fuzz-brief, fuzz-merge, e.g. "aabb mtd" [all:
                  $(ALL_FUZZ_TARGETS)]
   FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
+  FUZZ_LANES     targets fuzzed side by side by fuzz-brief and make test [the cores: $(FUZZ_JOBS_DEFAULT)]
   FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
   SELFTEST_ONLY  fuzz-selftest, cross-selftest run only these seeded bugs (name,name) [all]
   SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]

@@ -71,4 +71,29 @@ wrong() { # FILE TARGET NAME
 }
 wrong examples/user-kernels/wrong_touch.c aabb wrong-touch
 wrong examples/user-kernels/drops_touching.c broadphase drops-touching
+
+# make test's brief fuzzing in two lanes (mtd beside aabb; the wrong backend only has a 2D box
+# query, so mtd agrees): aabb's lane must stop mtd's before its report, which no progress line
+# of the other lane may break into, and the summary must name both.
+lanes() {
+  local dir=$out/lanes log rc=0 start elapsed
+  log=$dir/fuzz.log
+  mkdir -p "$dir"
+  start=$(date +%s)
+  FUZZ_ARTIFACTS=$dir/artifacts FUZZ_LANES=2 FUZZ_MINIMIZE_SECONDS=$minimize \
+    make --no-print-directory fuzz-brief USER_KERNELS=examples/user-kernels/wrong_touch.c \
+    FUZZ_TARGETS="mtd aabb" FUZZ_BRIEF_SECONDS=$seconds >"$log" 2>&1 || rc=$?
+  elapsed=$(($(date +%s) - start))
+  [ "$rc" -ne 0 ] || fail "make fuzz-brief with the wrong backend passed" "$log"
+  grep -q '^fuzz aabb: DISAGREEMENT' "$log" || fail "no DISAGREEMENT report from the aabb lane" "$log"
+  awk '/^fuzz aabb: DISAGREEMENT/ { on = 1 } on && /\[lane / { bad = 1 } /^  reproduce/ { on = 0 }
+      END { exit bad }' "$log" || fail "another lane's progress inside the report" "$log"
+  grep -qE '^  mtd +stopped' "$log" || fail "the summary does not say the mtd lane stopped" "$log"
+  grep -qE '^  aabb +FAILED' "$log" || fail "the summary does not say aabb failed" "$log"
+  [ "$elapsed" -le $((seconds + minimize + slack)) ] ||
+    fail "make fuzz-brief took ${elapsed}s (limit ${seconds}s + ${minimize}s minimizing)" "$log"
+  echo "fuzz-failure-check: make fuzz-brief in 2 lanes: aabb failed, the mtd lane stopped before the report, in ${elapsed}s: ok"
+  checks=$((checks + 1))
+}
+lanes
 echo "fuzz-failure-check: $checks passed, 0 failed"

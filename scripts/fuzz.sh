@@ -4,8 +4,9 @@
 #                                        before building anything)
 #   scripts/fuzz.sh run    TARGET...     FUZZ_SECONDS each with FUZZ_JOBS processes (-fork);
 #                                        new inputs kept in fuzz/corpus-local/<target>/
-#   scripts/fuzz.sh brief  TARGET...     FUZZ_SECONDS each, one process, new inputs discarded
-#                                        (what `make test` runs)
+#   scripts/fuzz.sh brief  TARGET...     FUZZ_SECONDS each, one process a target, new inputs
+#                                        discarded (what `make test` runs); FUZZ_LANES targets
+#                                        side by side (default: the CPU count)
 #   scripts/fuzz.sh merge  TARGET...     adds the inputs of fuzz/corpus-local/<target>/ that
 #                                        reach new edges to fuzz/corpus/
 #   scripts/fuzz.sh repro  TARGET INPUT  runs one input and prints the same report as a failing
@@ -24,6 +25,7 @@
 # fuzz/corpus-local: the failure-path test points them into build/); USER_KERNELS,
 # USER_CFLAGS, FUZZ_CC and COLLIDE_BACKEND are only repeated in the reproduce command.
 set -euo pipefail
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/.."
 
 usage='usage: scripts/fuzz.sh check|run|brief|merge TARGET...  or  scripts/fuzz.sh repro TARGET INPUT'
@@ -37,6 +39,7 @@ artifacts=${FUZZ_ARTIFACTS:-fuzz/artifacts}
 corpus_local=${FUZZ_CORPUS_LOCAL:-fuzz/corpus-local}
 seconds=${FUZZ_SECONDS:-30}
 jobs=${FUZZ_JOBS:-$(nproc)}
+lanes=${FUZZ_LANES:-$(nproc)}
 min_seconds=${FUZZ_MINIMIZE_SECONDS:-15}
 
 whole() { # NAME VALUE MIN: a whole number >= MIN, or a message and exit 2
@@ -45,6 +48,7 @@ whole() { # NAME VALUE MIN: a whole number >= MIN, or a message and exit 2
 }
 whole FUZZ_SECONDS "$seconds" 1
 whole FUZZ_JOBS "$jobs" 1
+whole FUZZ_LANES "$lanes" 1
 whole FUZZ_MINIMIZE_SECONDS "$min_seconds" 0
 all_targets=$(bash scripts/fuzz-targets.sh)
 if [ "$mode" = repro ]; then
@@ -184,8 +188,7 @@ tmpdir=
 interrupted() {
   stop
   [ -z "$tmpdir" ] || rm -rf "$tmpdir"
-  echo
-  echo "fuzz: interrupted; new inputs found so far are kept (run mode: $corpus_local/)" >&2
+  [ -n "${FUZZ_LANE:-}" ] || { echo; echo "fuzz: interrupted; new inputs found so far are kept (run mode: $corpus_local/)" >&2; }
   exit 130
 }
 trap interrupted INT TERM
@@ -206,19 +209,66 @@ first_crash() {
 }
 clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
-width=0
+width=${FUZZ_WIDTH:-0} # (a lane: the whole run's, so that the gathered summary lines align)
 for target in "${targets[@]}"; do [ ${#target} -le "$width" ] || width=${#target}; done
 n=${#targets[@]}
+
+# brief with lanes: every lane a copy of this script (FUZZ_LANE set) over every lanes-th
+# target, one fuzzer process each, so a 2-CPU machine fuzzes two targets at once and make test
+# waits half as long for the same fuzzing. A lane that finds a failure stops the others
+# within a quarter second (through the file FUZZ_LANE_STOP), before it minimizes and reports,
+# so the report is not interleaved with their progress; the summary keeps the targets' order.
+[ "$lanes" -le "$n" ] || lanes=$n
+if [ "$mode" = brief ] && [ "$lanes" -gt 1 ] && [ -z "${FUZZ_LANE:-}" ]; then
+  echo "fuzz brief: $n target(s) in $lanes lanes side by side, at most" \
+    "$(clock $(((n + lanes - 1) / lanes * seconds))) of fuzzing (FUZZ_SECONDS=$seconds each, wall" \
+    "clock)$([ "$min_seconds" -gt 0 ] && echo " + at most ${min_seconds}s minimizing a failing input")"
+  lane_dir=$(mktemp -d "$build/lanes.XXXXXX")
+  lane_pids=()
+  stop_lanes() {
+    local p
+    for p in "${lane_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+    for p in "${lane_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+    rm -rf "$lane_dir"
+  }
+  trap 'stop_lanes; exit 130' INT TERM
+  start_all=$(date +%s)
+  for ((l = 0; l < lanes; l++)); do
+    mine=()
+    for ((t = l; t < n; t += lanes)); do mine+=("${targets[$t]}"); done
+    FUZZ_LANE="$((l + 1))/$lanes" FUZZ_LANE_STOP="$lane_dir/stop" FUZZ_SUMMARY="$lane_dir/$l" FUZZ_WIDTH=$width \
+      bash "$self" brief "${mine[@]}" &
+    lane_pids+=($!)
+  done
+  failed=0
+  for p in "${lane_pids[@]}"; do wait "$p" || failed=1; done
+  trap - INT TERM
+  echo "fuzz brief summary ($(clock $(($(date +%s) - start_all))), $lanes lanes):"
+  for ((t = 0; t < n; t++)); do
+    line=$(grep -h -- "^${targets[$t]} " "$lane_dir"/[0-9]* 2>/dev/null | head -n 1 || true)
+    [ -n "$line" ] || line=$(printf "%-${width}s not run (the run stops at the first failure)" "${targets[$t]}")
+    printf '  %s\n' "$line"
+  done
+  rm -rf "$lane_dir"
+  exit "$failed"
+fi
 run_start=$(date +%s)
+lane_tag=${FUZZ_LANE:+lane $FUZZ_LANE: }
 summary=()
 failed=0
 k=0
-if [ "$mode" != merge ]; then
+if [ "$mode" != merge ] && [ -z "${FUZZ_LANE:-}" ]; then
   echo "fuzz $mode: $n target(s), at most $(clock $((n * seconds))) of fuzzing (FUZZ_SECONDS=$seconds each, wall" \
     "clock)$([ "$min_seconds" -gt 0 ] && echo " + at most ${min_seconds}s minimizing a failing input")"
 fi
 for target in "${targets[@]}"; do
   k=$((k + 1))
+  if [ -n "${FUZZ_LANE_STOP:-}" ] && [ -e "$FUZZ_LANE_STOP" ]; then
+    for rest in "${targets[@]:$((k - 1))}"; do
+      summary+=("$(printf "%-${width}s not run (the run stops at the first failure)" "$rest")")
+    done
+    break
+  fi
   bin=$build/fuzz_$target
   log=$build/logs/$target.$mode.log
   mkdir -p "$build/logs" "$artifacts/$target" "fuzz/corpus/$target"
@@ -250,7 +300,7 @@ for target in "${targets[@]}"; do
   # Crashes go to a folder of this run's own; the first is kept, the rest deleted.
   tmpdir=$(mktemp -d "$build/crashes.XXXXXX")
   mkdir "$tmpdir/tmp"
-  echo "fuzz $mode [$k/$n] $target: ${seconds}s$([ "$mode" = run ] && echo ", $jobs jobs"), log $log"
+  echo "fuzz $mode [$lane_tag$k/$n] $target: ${seconds}s$([ "$mode" = run ] && echo ", $jobs jobs"), log $log"
   start=$(date +%s)
   # (TMPDIR: -fork's job folders go with the run's own folder, also when it is stopped.)
   TMPDIR=$PWD/$tmpdir/tmp setsid "$bin" "${common[@]}" "${extra[@]}" -max_total_time="$seconds" \
@@ -262,7 +312,13 @@ for target in "${targets[@]}"; do
   while kill -0 "$pid" 2>/dev/null; do
     sleep 0.25
     first=$(first_crash "$tmpdir")
+    if [ -z "$first" ] && [ -n "${FUZZ_LANE_STOP:-}" ] && [ -e "$FUZZ_LANE_STOP" ]; then
+      stopped=lane
+      stop
+      break
+    fi
     if [ -n "$first" ]; then
+      [ -z "${FUZZ_LANE_STOP:-}" ] || : >"$FUZZ_LANE_STOP"
       # Let the fuzzer finish writing it and exit on its own (a fork job's crash ends the
       # run), then stop whatever is left.
       for wait_tick in 1 2 3 4 5 6 7 8; do kill -0 "$pid" 2>/dev/null && sleep 0.25; done
@@ -281,7 +337,7 @@ for target in "${targets[@]}"; do
     else
       progress="execs $execs  exec/s $eps  cov $cov  ft $ft  corpus $corp"
     fi
-    printf '  [%d/%d %s] %3ss  %s  [elapsed %s, ETA %s]\n' "$k" "$n" "$target" \
+    printf '  [%s%d/%d %s] %3ss  %s  [elapsed %s, ETA %s]\n' "$lane_tag" "$k" "$n" "$target" \
       "$((now - start))" "$progress" "$(clock $((now - run_start)))" "$(clock "$left")"
   done
   rc=0
@@ -335,9 +391,12 @@ for target in "${targets[@]}"; do
     fi
     print_failure "$target" "$kept" "$how"
     failed=1
+  elif [ "$stopped" = lane ]; then
+    result=stopped
   elif [ "$rc" -ne 0 ] && [ "$stopped" != time ]; then
     result=FAILED
     failed=1
+    [ -z "${FUZZ_LANE_STOP:-}" ] || : >"$FUZZ_LANE_STOP"
     echo "  $target: the fuzzer failed (exit $rc) without a crashing input; the end of $log:"
     tail -n 20 "$log" | sed 's/^/    /'
   fi
@@ -345,7 +404,7 @@ for target in "${targets[@]}"; do
   tmpdir=
   summary+=("$(printf "%-${width}s %-7s %5ss %10s execs %8s exec/s  cov %5s  ft %6s  corpus %5s" \
     "$target" "$result" "$elapsed" "$execs" "${eps:--}" "${cov:--}" "${ft:--}" "${corp:--}")")
-  if [ "$failed" -ne 0 ]; then
+  if [ "$failed" -ne 0 ] || [ "$stopped" = lane ]; then
     for rest in "${targets[@]:$k}"; do
       summary+=("$(printf "%-${width}s not run (the run stops at the first failure)" "$rest")")
     done
@@ -353,7 +412,9 @@ for target in "${targets[@]}"; do
   fi
 done
 
-if [ "$mode" != merge ]; then
+if [ -n "${FUZZ_SUMMARY:-}" ]; then
+  printf '%s\n' "${summary[@]}" >"$FUZZ_SUMMARY"
+elif [ "$mode" != merge ]; then
   echo "fuzz $mode summary ($(clock $(($(date +%s) - run_start)))):"
   printf '  %s\n' "${summary[@]}"
 fi
