@@ -231,7 +231,7 @@ if [ "$mode" = brief ] && [ "$lanes" -gt 1 ] && [ -z "${FUZZ_LANE:-}" ]; then
     for p in "${lane_pids[@]}"; do wait "$p" 2>/dev/null || true; done
     rm -rf "$lane_dir"
   }
-  trap 'stop_lanes; exit 130' INT TERM
+  trap 'stop_lanes; echo; echo "fuzz: interrupted (brief runs keep no new inputs)" >&2; exit 130' INT TERM
   start_all=$(date +%s)
   for ((l = 0; l < lanes; l++)); do
     mine=()
@@ -353,6 +353,8 @@ for target in "${targets[@]}"; do
   result=ok
   if [ -n "$first" ]; then
     result=FAILED
+    # (Also here: a fuzzer that fails on the corpus may exit before the loop above sees it.)
+    [ -z "${FUZZ_LANE_STOP:-}" ] || : >"$FUZZ_LANE_STOP"
     others=$(($(find "$tmpdir" -maxdepth 1 -type f ! -name 'slow-unit-*' | wc -l) - 1))
     kept=$artifacts/$target/$(basename "$first")
     mv "$first" "$kept"
