@@ -48,7 +48,7 @@ whole() { # NAME VALUE MIN: a whole number >= MIN, or a message and exit 2
 }
 whole FUZZ_SECONDS "$seconds" 1
 whole FUZZ_JOBS "$jobs" 1
-whole FUZZ_LANES "$lanes" 1
+[ "$mode" != brief ] && [ "$mode" != check ] || whole FUZZ_LANES "$lanes" 1
 whole FUZZ_MINIMIZE_SECONDS "$min_seconds" 0
 all_targets=$(bash scripts/fuzz-targets.sh)
 if [ "$mode" = repro ]; then
@@ -58,12 +58,15 @@ fi
 [ $# -gt 0 ] || { echo "fuzz: no targets (FUZZ_TARGETS is empty); the targets are:" $all_targets >&2; exit 2; }
 targets=("$@")
 [ "$mode" != repro ] || targets=("$1")
+seen=" "
 for target in "${targets[@]}"; do
   grep -qx -- "$target" <<<"$all_targets" || {
     echo "fuzz: '$target' is not a fuzz target; the targets are:" $all_targets \
       "(several: separated by spaces, FUZZ_TARGETS=\"aabb mtd\")" >&2
     exit 2
   }
+  [[ $seen != *" $target "* ]] || { echo "fuzz: '$target' is named twice in FUZZ_TARGETS" >&2; exit 2; }
+  seen+="$target "
 done
 [ "$mode" != check ] || exit 0
 for target in "${targets[@]}"; do
@@ -84,7 +87,7 @@ reproduce_command() { # TARGET INPUT
 # "Running:" to the target's DISAGREEMENT line (a sanitizer report is kept whole).
 report_of() { # BIN INPUT -> stdout; returns the fuzzer's exit code
   local rc=0 out
-  out=$("$1" -runs=1 "$2" 2>&1) || rc=$?
+  out=$("$1" -runs=1 -timeout=20 "$2" 2>&1) || rc=$?
   awk '/^Running: / { on = 1; next }
        on && /^(INFO|Executed|MS:|base unit|0x|NOTE:|      Combine libFuzzer)/ { next }
        on && /^ *#[0-9]+ 0x/ && frames++ >= 12 { next }
@@ -186,12 +189,15 @@ stop() {
 }
 tmpdir=
 interrupted() {
+  [ -z "$tmpdir" ] || pid=${pid:-$!} # (a fuzzer started, its pid not yet kept)
   stop
   [ -z "$tmpdir" ] || rm -rf "$tmpdir"
-  [ -n "${FUZZ_LANE:-}" ] || { echo; echo "fuzz: interrupted; new inputs found so far are kept (run mode: $corpus_local/)" >&2; }
+  [ -n "${_FUZZ_LANE:-}" ] || { echo; echo "fuzz: interrupted; new inputs found so far are kept (run mode: $corpus_local/)" >&2; }
   exit 130
 }
 trap interrupted INT TERM
+# A lane that ends on an error of its own stops the other lanes too.
+[ -z "${_FUZZ_LANE:-}" ] || trap 'rc=$?; [ "$rc" -eq 0 ] || : >"$_FUZZ_LANE_STOP"' EXIT
 common=(-max_len=8192 -timeout=20 -rss_limit_mb=4096 -dict=fuzz/collide.dict -print_final_stats=1)
 
 # "cov ft corp exec/s execs" from the last status line of a libFuzzer log (both the plain
@@ -209,17 +215,17 @@ first_crash() {
 }
 clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
-width=${FUZZ_WIDTH:-0} # (a lane: the whole run's, so that the gathered summary lines align)
+width=${_FUZZ_LANE_WIDTH:-0} # (a lane: the whole run's, so that the gathered summary lines align)
 for target in "${targets[@]}"; do [ ${#target} -le "$width" ] || width=${#target}; done
 n=${#targets[@]}
 
-# brief with lanes: every lane a copy of this script (FUZZ_LANE set) over every lanes-th
+# brief with lanes: every lane a copy of this script (_FUZZ_LANE set) over every lanes-th
 # target, one fuzzer process each, so a 2-CPU machine fuzzes two targets at once and make test
 # waits half as long for the same fuzzing. A lane that finds a failure stops the others
-# within a quarter second (through the file FUZZ_LANE_STOP), before it minimizes and reports,
+# within a quarter second (through the file _FUZZ_LANE_STOP), before it minimizes and reports,
 # so the report is not interleaved with their progress; the summary keeps the targets' order.
 [ "$lanes" -le "$n" ] || lanes=$n
-if [ "$mode" = brief ] && [ "$lanes" -gt 1 ] && [ -z "${FUZZ_LANE:-}" ]; then
+if [ "$mode" = brief ] && [ "$lanes" -gt 1 ] && [ -z "${_FUZZ_LANE:-}" ]; then
   echo "fuzz brief: $n target(s) in $lanes lanes side by side, at most" \
     "$(clock $(((n + lanes - 1) / lanes * seconds))) of fuzzing (FUZZ_SECONDS=$seconds each, wall" \
     "clock)$([ "$min_seconds" -gt 0 ] && echo " + at most ${min_seconds}s minimizing a failing input")"
@@ -236,16 +242,27 @@ if [ "$mode" = brief ] && [ "$lanes" -gt 1 ] && [ -z "${FUZZ_LANE:-}" ]; then
   for ((l = 0; l < lanes; l++)); do
     mine=()
     for ((t = l; t < n; t += lanes)); do mine+=("${targets[$t]}"); done
-    FUZZ_LANE="$((l + 1))/$lanes" FUZZ_LANE_STOP="$lane_dir/stop" FUZZ_SUMMARY="$lane_dir/$l" FUZZ_WIDTH=$width \
+    _FUZZ_LANE="$((l + 1))/$lanes" _FUZZ_LANE_STOP="$lane_dir/stop" _FUZZ_LANE_SUMMARY="$lane_dir/$l" _FUZZ_LANE_WIDTH=$width \
       bash "$self" brief "${mine[@]}" &
     lane_pids+=($!)
   done
   failed=0
-  for p in "${lane_pids[@]}"; do wait "$p" || failed=1; done
+  lane_rc=()
+  for p in "${lane_pids[@]}"; do
+    rc=0
+    wait "$p" || rc=$?
+    lane_rc+=("$rc")
+    [ "$rc" -eq 0 ] || failed=1
+  done
   trap - INT TERM
   echo "fuzz brief summary ($(clock $(($(date +%s) - start_all))), $lanes lanes):"
   for ((t = 0; t < n; t++)); do
-    line=$(grep -h -- "^${targets[$t]} " "$lane_dir"/[0-9]* 2>/dev/null | head -n 1 || true)
+    l=$((t % lanes))
+    line=$(grep -h -- "^${targets[$t]} " "$lane_dir/$l" 2>/dev/null | head -n 1 || true)
+    if [ -z "$line" ] && [ ! -e "$lane_dir/$l" ]; then
+      line=$(printf "%-${width}s not run (lane %d ended with exit status %d before its summary)" \
+        "${targets[$t]}" $((l + 1)) "${lane_rc[$l]}")
+    fi
     [ -n "$line" ] || line=$(printf "%-${width}s not run (the run stops at the first failure)" "${targets[$t]}")
     printf '  %s\n' "$line"
   done
@@ -253,17 +270,17 @@ if [ "$mode" = brief ] && [ "$lanes" -gt 1 ] && [ -z "${FUZZ_LANE:-}" ]; then
   exit "$failed"
 fi
 run_start=$(date +%s)
-lane_tag=${FUZZ_LANE:+lane $FUZZ_LANE: }
+lane_tag=${_FUZZ_LANE:+lane $_FUZZ_LANE: }
 summary=()
 failed=0
 k=0
-if [ "$mode" != merge ] && [ -z "${FUZZ_LANE:-}" ]; then
+if [ "$mode" != merge ] && [ -z "${_FUZZ_LANE:-}" ]; then
   echo "fuzz $mode: $n target(s), at most $(clock $((n * seconds))) of fuzzing (FUZZ_SECONDS=$seconds each, wall" \
     "clock)$([ "$min_seconds" -gt 0 ] && echo " + at most ${min_seconds}s minimizing a failing input")"
 fi
 for target in "${targets[@]}"; do
   k=$((k + 1))
-  if [ -n "${FUZZ_LANE_STOP:-}" ] && [ -e "$FUZZ_LANE_STOP" ]; then
+  if [ -n "${_FUZZ_LANE_STOP:-}" ] && [ -e "$_FUZZ_LANE_STOP" ]; then
     for rest in "${targets[@]:$((k - 1))}"; do
       summary+=("$(printf "%-${width}s not run (the run stops at the first failure)" "$rest")")
     done
@@ -312,13 +329,13 @@ for target in "${targets[@]}"; do
   while kill -0 "$pid" 2>/dev/null; do
     sleep 0.25
     first=$(first_crash "$tmpdir")
-    if [ -z "$first" ] && [ -n "${FUZZ_LANE_STOP:-}" ] && [ -e "$FUZZ_LANE_STOP" ]; then
+    if [ -z "$first" ] && [ -n "${_FUZZ_LANE_STOP:-}" ] && [ -e "$_FUZZ_LANE_STOP" ]; then
       stopped=lane
       stop
       break
     fi
     if [ -n "$first" ]; then
-      [ -z "${FUZZ_LANE_STOP:-}" ] || : >"$FUZZ_LANE_STOP"
+      [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"
       # Let the fuzzer finish writing it and exit on its own (a fork job's crash ends the
       # run), then stop whatever is left.
       for wait_tick in 1 2 3 4 5 6 7 8; do kill -0 "$pid" 2>/dev/null && sleep 0.25; done
@@ -354,7 +371,7 @@ for target in "${targets[@]}"; do
   if [ -n "$first" ]; then
     result=FAILED
     # (Also here: a fuzzer that fails on the corpus may exit before the loop above sees it.)
-    [ -z "${FUZZ_LANE_STOP:-}" ] || : >"$FUZZ_LANE_STOP"
+    [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"
     others=$(($(find "$tmpdir" -maxdepth 1 -type f ! -name 'slow-unit-*' | wc -l) - 1))
     kept=$artifacts/$target/$(basename "$first")
     mv "$first" "$kept"
@@ -374,14 +391,14 @@ for target in "${targets[@]}"; do
         sleep 0.25
       done
       stop
-      "$bin" -runs=1 "$small" >/dev/null 2>&1 && cp "$kept" "$small"
+      "$bin" -runs=1 -timeout=20 "$small" >/dev/null 2>&1 && cp "$kept" "$small"
       left=$((min_seconds - ($(date +%s) - mstart)))
       [ "$left" -le 0 ] || "${PYTHON:-/usr/bin/python3}" scripts/fuzz-shrink.py "$bin" "$small" \
         "$small" "$left" >>"$build/logs/$target.minimize.log" 2>&1 ||
         { echo "  $target: the input shrinker failed; see $build/logs/$target.minimize.log"; cp "$kept" "$small"; }
       before=$(wc -c <"$kept")
       after=$(wc -c <"$small")
-      if ! cmp -s "$small" "$kept" && ! "$bin" -runs=1 "$small" >/dev/null 2>&1; then
+      if ! cmp -s "$small" "$kept" && ! "$bin" -runs=1 -timeout=20 "$small" >/dev/null 2>&1; then
         final=$artifacts/$target/crash-$(sha1sum "$small" | cut -c1-40)
         mv "$small" "$final"
         [ "$final" = "$kept" ] || rm -f "$kept"
@@ -391,14 +408,19 @@ for target in "${targets[@]}"; do
         how+="; not minimized (nothing smaller failed within ${min_seconds}s)"
       fi
     fi
-    print_failure "$target" "$kept" "$how"
+    if [ -n "${_FUZZ_LANE:-}" ]; then
+      # Two lanes that fail at once report one after the other, not line by line.
+      { flock 9; print_failure "$target" "$kept" "$how"; } 9>"$_FUZZ_LANE_STOP.lock"
+    else
+      print_failure "$target" "$kept" "$how"
+    fi
     failed=1
   elif [ "$stopped" = lane ]; then
     result=stopped
   elif [ "$rc" -ne 0 ] && [ "$stopped" != time ]; then
     result=FAILED
     failed=1
-    [ -z "${FUZZ_LANE_STOP:-}" ] || : >"$FUZZ_LANE_STOP"
+    [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"
     echo "  $target: the fuzzer failed (exit $rc) without a crashing input; the end of $log:"
     tail -n 20 "$log" | sed 's/^/    /'
   fi
@@ -414,8 +436,8 @@ for target in "${targets[@]}"; do
   fi
 done
 
-if [ -n "${FUZZ_SUMMARY:-}" ]; then
-  printf '%s\n' "${summary[@]}" >"$FUZZ_SUMMARY"
+if [ -n "${_FUZZ_LANE_SUMMARY:-}" ]; then
+  printf '%s\n' "${summary[@]}" >"$_FUZZ_LANE_SUMMARY"
 elif [ "$mode" != merge ]; then
   echo "fuzz $mode summary ($(clock $(($(date +%s) - run_start)))):"
   printf '  %s\n' "${summary[@]}"
