@@ -189,7 +189,7 @@ stop() {
 }
 tmpdir=
 interrupted() {
-  [ -z "$tmpdir" ] || pid=${pid:-$!} # (a fuzzer started, its pid not yet kept)
+  [ -z "$tmpdir" ] || pid=${pid:-${!:-}} # (a fuzzer started, its pid not yet kept)
   stop
   [ -z "$tmpdir" ] || rm -rf "$tmpdir"
   [ -n "${_FUZZ_LANE:-}" ] || { echo; echo "fuzz: interrupted; new inputs found so far are kept (run mode: $corpus_local/)" >&2; }
