@@ -35,6 +35,8 @@ refused "$out/bad-seconds.log" 'FUZZ_SECONDS=1x: must be a whole number' fuzz FU
 refused "$out/bad-jobs.log" 'FUZZ_JOBS=0: must be a whole number' fuzz FUZZ_JOBS=0 FUZZ_TARGETS=aabb
 refused "$out/bad-target.log" "'nosuch' is not a fuzz target; the targets are: aabb" fuzz FUZZ_TARGETS=nosuch
 refused "$out/no-targets.log" 'no targets (FUZZ_TARGETS is empty)' fuzz FUZZ_TARGETS=
+refused "$out/twice.log" "'aabb' is named twice in FUZZ_TARGETS" fuzz "FUZZ_TARGETS=aabb mtd aabb"
+refused "$out/bad-lanes.log" 'FUZZ_LANES=0: must be a whole number' fuzz-brief FUZZ_LANES=0 FUZZ_TARGETS=aabb
 refused "$out/repro-no-input.log" 'say which input' fuzz-repro FUZZ_TARGETS=aabb
 refused "$out/repro-missing.log" 'no-such-input: no such file' fuzz-repro FUZZ_TARGETS=aabb INPUT=no-such-input
 refused "$out/bad-user.log" 'is not a .c file' fuzz USER_KERNELS=README.md FUZZ_TARGETS=aabb

@@ -129,6 +129,23 @@ first_crash() {
     -printf '%T@ %p\n' | sort -n | awk 'NR == 1 { print $2 }'
 }
 clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+# Runs a failure's report; in a lane under the lanes' lock, so that two lanes failing at once
+# print one report after the other, not line by line.
+one_report() { # FUNCTION ARGUMENTS...
+  if [ -n "${_FUZZ_LANE_STOP:-}" ]; then
+    { flock 9; "$@"; } 9>"$_FUZZ_LANE_STOP.lock"
+  else
+    "$@"
+  fi
+}
+failed_without_input() { # TARGET EXIT-STATUS LOG
+  echo "  $1: the fuzzer failed (exit $2) without a crashing input; the end of $3:"
+  tail -n 20 "$3" | sed 's/^/    /'
+}
+# A summary line for a target that was not fuzzed, and why (by default: an earlier failure).
+not_run() { # TARGET [REASON]
+  printf "%-${width}s not run (%s)" "$1" "${2:-the run stops at the first failure}"
+}
 
 width=${_FUZZ_LANE_WIDTH:-0} # (a lane: the whole run's, so that the gathered summary lines align)
 for target in "${targets[@]}"; do [ ${#target} -le "$width" ] || width=${#target}; done
@@ -175,10 +192,9 @@ if [ "$mode" = brief ] && [ "$lanes" -gt 1 ] && [ -z "${_FUZZ_LANE:-}" ]; then
     l=$((t % lanes))
     line=$(grep -m 1 -h -- "^${targets[$t]} " "$lane_dir/$l" 2>/dev/null || true)
     if [ -z "$line" ] && [ ! -e "$lane_dir/$l" ]; then
-      line=$(printf "%-${width}s not run (lane %d ended with exit status %d before its summary)" \
-        "${targets[$t]}" $((l + 1)) "${lane_rc[$l]}")
+      line=$(not_run "${targets[$t]}" "lane $((l + 1)) ended with exit status ${lane_rc[$l]} before its summary")
     fi
-    [ -n "$line" ] || line=$(printf "%-${width}s not run (the run stops at the first failure)" "${targets[$t]}")
+    [ -n "$line" ] || line=$(not_run "${targets[$t]}")
     printf '  %s\n' "$line"
   done
   rm -rf "$lane_dir"
@@ -197,7 +213,7 @@ for target in "${targets[@]}"; do
   k=$((k + 1))
   if [ -n "${_FUZZ_LANE_STOP:-}" ] && [ -e "$_FUZZ_LANE_STOP" ]; then
     for rest in "${targets[@]:$((k - 1))}"; do
-      summary+=("$(printf "%-${width}s not run (the run stops at the first failure)" "$rest")")
+      summary+=("$(not_run "$rest")")
     done
     break
   fi
@@ -323,12 +339,7 @@ for target in "${targets[@]}"; do
         how+="; not minimized (nothing smaller failed within ${min_seconds}s)"
       fi
     fi
-    if [ -n "${_FUZZ_LANE:-}" ]; then
-      # Two lanes that fail at once report one after the other, not line by line.
-      { flock 9; print_failure "$target" "$kept" "$how"; } 9>"$_FUZZ_LANE_STOP.lock"
-    else
-      print_failure "$target" "$kept" "$how"
-    fi
+    one_report print_failure "$target" "$kept" "$how"
     failed=1
   elif [ "$stopped" = lane ]; then
     result=stopped
@@ -336,8 +347,7 @@ for target in "${targets[@]}"; do
     result=FAILED
     failed=1
     [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"
-    echo "  $target: the fuzzer failed (exit $rc) without a crashing input; the end of $log:"
-    tail -n 20 "$log" | sed 's/^/    /'
+    one_report failed_without_input "$target" "$rc" "$log"
   fi
   rm -rf "$tmpdir"
   tmpdir=
@@ -345,7 +355,7 @@ for target in "${targets[@]}"; do
     "$target" "$result" "$elapsed" "$execs" "${eps:--}" "${cov:--}" "${ft:--}" "${corp:--}")")
   if [ "$failed" -ne 0 ] || [ "$stopped" = lane ]; then
     for rest in "${targets[@]:$k}"; do
-      summary+=("$(printf "%-${width}s not run (the run stops at the first failure)" "$rest")")
+      summary+=("$(not_run "$rest")")
     done
     break
   fi
