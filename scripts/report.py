@@ -254,7 +254,7 @@ def report_run(path, data, out_dir, rel, machine):
     lines += dynamics_section(table, out_dir, rel, machine)
     lines += sweep_section(table, order)
     lines += broadphase_section(table, out_dir, rel, machine)
-    lines += parallel_section(data)
+    lines += parallel_section(data, path)
     lines += peers_section(table, ctx)
     return lines
 

@@ -6,6 +6,10 @@ The rows are broadphase/sap-par/<backend>/<scene>/<N>/threads:<T> (collide's own
 threads), .../any-order:<T> (the any-order call on the same pool) and broadphase/sap-par/<backend>/<scene>/<N>/sequential (col_broadphase_pairs on the
 same boxes, run just before threads:1); bench/bench_parallel.c."""
 
+import glob
+import os
+
+from report_data import complete_run, load_runs
 from report_util import fmt, times, verdict
 
 # (scene, N, threads, least speedup over one thread)
@@ -20,6 +24,8 @@ ANY = " (any order)"
 # One thread through the parallel entry: at most this much slower than the sequential call.
 ENTRY_LIMIT = 0.03
 PREDICT_CORES = (8, 32)
+# Complete runs of the same machine shown in the goals' history, newest first.
+HISTORY_RUNS = 12
 
 
 def parallel_rows(data):
@@ -114,7 +120,60 @@ def amdahl(fraction, cores):
     return None if fraction is None else 1.0 / (fraction + (1.0 - fraction) / cores)
 
 
-def parallel_section(data):
+def goal_speedups(rows, scene, n, threads):
+    """(ordered, any order): the best backend's speedup of each call at one goal, or None."""
+    found = {False: None, True: None}
+    for (backend, s, m), by_t in rows.items():
+        if s != scene or m != n:
+            continue
+        got = speedup_of(by_t, threads)
+        key = backend.endswith(ANY)
+        if got is not None and (found[key] is None or got > found[key]):
+            found[key] = got
+    return found[False], found[True]
+
+
+def history_lines(path):
+    """The goals in the machine's complete runs beside `path` (results/<machine>/*.json), newest
+    first: on a shared or virtual machine one run says little about the next."""
+    runs = []
+    for other in sorted(glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json")), reverse=True):
+        data = load_runs([other])[0][1]
+        rows = parallel_rows(data) if complete_run(data) else {}
+        if rows:
+            runs.append((os.path.basename(other), rows))
+        if len(runs) == HISTORY_RUNS:
+            break
+    if len(runs) < 2:
+        return []
+    lines = [
+        f"The goals in the last {len(runs)} complete runs of this machine in results/ (newest "
+        "first; the ordered call / the any-order call; a goal is held when either call reaches it; "
+        "each run's own section, with the CPUs' speeds, is in its JSON file and in the report "
+        "written with it):",
+        "",
+        "| run | " + " | ".join(f"{scene} {n} (≥ {need:g}x)" for scene, n, _, need in PARALLEL_TARGETS)
+        + " | goals held |",
+        "|---" * (len(PARALLEL_TARGETS) + 2) + "|",
+    ]
+    held_by_goal = [0] * len(PARALLEL_TARGETS)
+    for name, rows in runs:
+        cells, held = [], 0
+        for g, (scene, n, threads, need) in enumerate(PARALLEL_TARGETS):
+            ordered, any_order = goal_speedups(rows, scene, n, threads)
+            best = max((v for v in (ordered, any_order) if v is not None), default=None)
+            ok = best is not None and best >= need
+            held += ok
+            held_by_goal[g] += ok
+            cells.append(f"{times(ordered)} / {times(any_order)}{' ✓' if ok else ''}")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {held} of {len(PARALLEL_TARGETS)} |")
+    lines.append("| runs that held it | " + " | ".join(f"{h} of {len(runs)}" for h in held_by_goal)
+                 + " | |")
+    lines.append("")
+    return lines
+
+
+def parallel_section(data, path=None):
     rows = parallel_rows(data)
     if not rows:
         return []
@@ -181,6 +240,8 @@ def parallel_section(data):
                      f"slower than the sequential call ({backend}) | {text} | "
                      f"{verdict(over, over is not None and over <= ENTRY_LIMIT)} |")
     lines.append("")
+    if path is not None:
+        lines += history_lines(path)
 
     cpu_rows = [(k, by_t) for k, by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0]))
                 if any(isinstance(t, tuple) and t[0] == "cpus" for t in by_t)]
