@@ -7,9 +7,10 @@ threads), .../any-order:<T> (the any-order call on the same pool) and broadphase
 same boxes, run just before threads:1); bench/bench_parallel.c."""
 
 import glob
+import json
 import os
 
-from report_data import complete_run, load_runs
+from report_data import complete_run
 from report_util import fmt, times, verdict
 
 # (scene, N, threads, least speedup over one thread)
@@ -133,13 +134,20 @@ def goal_speedups(rows, scene, n, threads):
     return found[False], found[True]
 
 
-def history_lines(path):
-    """The goals in the machine's complete runs beside `path` (results/<machine>/*.json), newest
-    first: on a shared or virtual machine one run says little about the next."""
+def history_lines(path, machine):
+    """The goals in the complete runs of the same machine (collide_machine) beside `path`
+    (results/<machine>/*.json), newest first: on a shared or virtual machine one run says
+    little about the next."""
     runs = []
     for other in sorted(glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json")), reverse=True):
-        data = load_runs([other])[0][1]
-        rows = parallel_rows(data) if complete_run(data) else {}
+        try:  # a folder given with --input may hold other JSON files: those are skipped
+            with open(other) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        ok = (isinstance(data, dict) and isinstance(data.get("benchmarks"), list)
+              and data.get("context", {}).get("collide_machine") == machine)
+        rows = parallel_rows(data) if ok and complete_run(data) else {}
         if rows:
             runs.append((os.path.basename(other), rows))
         if len(runs) == HISTORY_RUNS:
@@ -147,7 +155,7 @@ def history_lines(path):
     if len(runs) < 2:
         return []
     lines = [
-        f"The goals in the last {len(runs)} complete runs of this machine in results/ (newest "
+        f"The goals in the last {len(runs)} complete runs of this machine in the run's folder (newest "
         "first; the ordered call / the any-order call; a goal is held when either call reaches it; "
         "each run's own section, with the CPUs' speeds, is in its JSON file and in the report "
         "written with it):",
@@ -241,7 +249,7 @@ def parallel_section(data, path=None):
                      f"{verdict(over, over is not None and over <= ENTRY_LIMIT)} |")
     lines.append("")
     if path is not None:
-        lines += history_lines(path)
+        lines += history_lines(path, data.get("context", {}).get("collide_machine"))
 
     cpu_rows = [(k, by_t) for k, by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0]))
                 if any(isinstance(t, tuple) and t[0] == "cpus" for t in by_t)]
