@@ -61,6 +61,12 @@ def parallel_rows(data):
         cpus = [b[f"cpu{k}_kcycles"] for k in range(threads) if b.get(f"cpu{k}_kcycles", 0) > 0]
         if threads > 1 and cpus:
             row[("cpus", threads)] = cpus
+    # The any-order rows have no threads:1 row of their own: their one-thread reference is checked
+    # against the ordered call's (clock_moved).
+    for (backend, scene, n), row in rows.items():
+        ordered = rows.get((backend[:-len(ANY)], scene, n), {}) if backend.endswith(ANY) else {}
+        if ("own", 1) in ordered:
+            row.setdefault(("own", 1), ordered[("own", 1)])
     return rows
 
 
@@ -122,31 +128,39 @@ def amdahl(fraction, cores):
 
 
 def goal_speedups(rows, scene, n, threads):
-    """(ordered, any order): the best backend's speedup of each call at one goal, or None."""
-    found = {False: None, True: None}
+    """[(speedup, flagged)] of the best backend row at one goal, the ordered call's then the
+    any-order call's ((None, False) where not measured); flagged: clock_moved says the
+    machine's speed moved during the row."""
+    found = {False: (None, False), True: (None, False)}
     for (backend, s, m), by_t in rows.items():
         if s != scene or m != n:
             continue
         got = speedup_of(by_t, threads)
         key = backend.endswith(ANY)
-        if got is not None and (found[key] is None or got > found[key]):
-            found[key] = got
-    return found[False], found[True]
+        if got is not None and (found[key][0] is None or got > found[key][0]):
+            found[key] = (got, clock_moved(by_t, threads) != "")
+    return [found[False], found[True]]
 
 
 def history_lines(path, machine):
     """The goals in the complete runs of the same machine (collide_machine) beside `path`
-    (results/<machine>/*.json), newest first: on a shared or virtual machine one run says
-    little about the next."""
+    (results/<machine>/*.json), newest first from `path` itself (file names start with the UTC
+    date): on a shared or virtual machine one run says little about the next."""
+    folder, name = os.path.dirname(path) or ".", os.path.basename(path)
+    candidates = {os.path.abspath(p) for p in glob.glob(os.path.join(folder, "*.json"))}
+    candidates.add(os.path.abspath(path))
     runs = []
-    for other in sorted(glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json")), reverse=True):
+    for other in sorted(candidates, key=os.path.basename, reverse=True):
+        if os.path.basename(other) > name:
+            continue  # newer than the run reported
         try:  # a folder given with --input may hold other JSON files: those are skipped
             with open(other) as f:
                 data = json.load(f)
         except (OSError, ValueError):
             continue
-        ok = (isinstance(data, dict) and isinstance(data.get("benchmarks"), list)
-              and data.get("context", {}).get("collide_machine") == machine)
+        ctx = data.get("context") if isinstance(data, dict) else None
+        ok = (isinstance(ctx, dict) and isinstance(data.get("benchmarks"), list)
+              and ctx.get("collide_machine") == machine)
         rows = parallel_rows(data) if ok and complete_run(data) else {}
         if rows:
             runs.append((os.path.basename(other), rows))
@@ -155,26 +169,27 @@ def history_lines(path, machine):
     if len(runs) < 2:
         return []
     lines = [
-        f"The goals in the last {len(runs)} complete runs of this machine in the run's folder (newest "
-        "first; the ordered call / the any-order call; a goal is held when either call reaches it; "
-        "each run's own section, with the CPUs' speeds, is in its JSON file and in the report "
-        "written with it):",
+        f"The goals in the last {len(runs)} complete runs of this machine in the run's folder, "
+        "newest first, up to this one (the ordered call / the any-order call; a goal is held when "
+        "either call reaches it; † marks a ratio measured while the machine's speed moved, as "
+        "above, which does not count; each run's own section, with the CPUs' speeds, is in the "
+        "report written with it):",
         "",
         "| run | " + " | ".join(f"{scene} {n} (≥ {need:g}x)" for scene, n, _, need in PARALLEL_TARGETS)
         + " | goals held |",
         "|---" * (len(PARALLEL_TARGETS) + 2) + "|",
     ]
     held_by_goal = [0] * len(PARALLEL_TARGETS)
-    for name, rows in runs:
+    for run, rows in runs:
         cells, held = [], 0
         for g, (scene, n, threads, need) in enumerate(PARALLEL_TARGETS):
-            ordered, any_order = goal_speedups(rows, scene, n, threads)
-            best = max((v for v in (ordered, any_order) if v is not None), default=None)
-            ok = best is not None and best >= need
+            calls = goal_speedups(rows, scene, n, threads)
+            ok = any(v is not None and not flagged and v >= need for v, flagged in calls)
             held += ok
             held_by_goal[g] += ok
-            cells.append(f"{times(ordered)} / {times(any_order)}{' ✓' if ok else ''}")
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {held} of {len(PARALLEL_TARGETS)} |")
+            cells.append(" / ".join(times(v) + ("†" if flagged else "") for v, flagged in calls)
+                         + (" ✓" if ok else ""))
+        lines.append(f"| {run} | " + " | ".join(cells) + f" | {held} of {len(PARALLEL_TARGETS)} |")
     lines.append("| runs that held it | " + " | ".join(f"{h} of {len(runs)}" for h in held_by_goal)
                  + " | |")
     lines.append("")
@@ -249,7 +264,8 @@ def parallel_section(data, path=None):
                      f"{verdict(over, over is not None and over <= ENTRY_LIMIT)} |")
     lines.append("")
     if path is not None:
-        lines += history_lines(path, data.get("context", {}).get("collide_machine"))
+        ctx = data.get("context")
+        lines += history_lines(path, ctx.get("collide_machine") if isinstance(ctx, dict) else None)
 
     cpu_rows = [(k, by_t) for k, by_t in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0]))
                 if any(isinstance(t, tuple) and t[0] == "cpus" for t in by_t)]
