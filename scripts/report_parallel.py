@@ -127,19 +127,24 @@ def amdahl(fraction, cores):
     return None if fraction is None else 1.0 / (fraction + (1.0 - fraction) / cores)
 
 
+def best_row(rows, scene, n, threads, any_order):
+    """(backend, row) of the backend row with the highest T-thread speedup at one scene and
+    size, the ordered call's or the any-order call's (a default run has one backend), or
+    (None, {})."""
+    found = [(b, by_t) for (b, s, m), by_t in rows.items()
+             if s == scene and m == n and b.endswith(ANY) == any_order]
+    return max(found, key=lambda r: speedup_of(r[1], threads) or 0.0) if found else (None, {})
+
+
 def goal_speedups(rows, scene, n, threads):
-    """[(speedup, flagged)] of the best backend row at one goal, the ordered call's then the
-    any-order call's ((None, False) where not measured); flagged: clock_moved says the
-    machine's speed moved during the row."""
-    found = {False: (None, False), True: (None, False)}
-    for (backend, s, m), by_t in rows.items():
-        if s != scene or m != n:
-            continue
-        got = speedup_of(by_t, threads)
-        key = backend.endswith(ANY)
-        if got is not None and (found[key][0] is None or got > found[key][0]):
-            found[key] = (got, clock_moved(by_t, threads) != "")
-    return [found[False], found[True]]
+    """[(speedup, flagged)] at one goal, the ordered call's then the any-order call's (None where
+    not measured); flagged: clock_moved says the machine's speed moved during the row."""
+    calls = []
+    for any_order in (False, True):
+        backend, by_t = best_row(rows, scene, n, threads, any_order)
+        calls.append((speedup_of(by_t, threads) if backend else None,
+                      clock_moved(by_t, threads) != ""))
+    return calls
 
 
 def history_lines(path, machine):
@@ -234,20 +239,13 @@ def parallel_section(data, path=None):
     lines += ["", "(The one-thread column is its time per run; the others, the speedup over it "
               "and the efficiency.)", ""]
 
-    def best(scene, n, pick, any_order):
-        """The backend rows of one scene and size (the ordered call's, or the any-order
-        call's), the one `pick` prefers (a default run has one backend)."""
-        found = [(b, by_t) for (b, s, m), by_t in rows.items()
-                 if s == scene and m == n and b.endswith(ANY) == any_order]
-        return max(found, key=pick) if found else (None, {})
-
     lines += ["Targets (the ordered call, then the any-order call, "
               "`col_broadphase_pairs_parallel_any_order`: the same pairs without the sequential "
               "call's order, so without the copy of every pair into place):", "",
               "| scene | N | target | measured | |", "|---|---|---|---|---|"]
     for scene, n, threads, need in PARALLEL_TARGETS:
         for any_order in (False, True):
-            backend, by_t = best(scene, n, lambda r: speedup_of(r[1], threads) or 0.0, any_order)
+            backend, by_t = best_row(rows, scene, n, threads, any_order)
             if any_order and backend is None:
                 continue
             got = speedup_of(by_t, threads)
