@@ -112,7 +112,7 @@ interrupted() {
 }
 trap interrupted INT TERM
 # A lane that ends on an error of its own stops the other lanes too.
-[ -z "${_FUZZ_LANE:-}" ] || trap 'rc=$?; [ "$rc" -eq 0 ] || : >"$_FUZZ_LANE_STOP"' EXIT
+[ -z "${_FUZZ_LANE:-}" ] || trap 'rc=$?; [ "$rc" -eq 0 ] || stop_other_lanes' EXIT
 common=(-max_len=8192 -timeout=20 -rss_limit_mb=4096 -dict=fuzz/collide.dict -print_final_stats=1)
 
 # "cov ft corp exec/s execs" from the last status line of a libFuzzer log (both the plain
@@ -142,6 +142,13 @@ failed_without_input() { # TARGET EXIT-STATUS LOG
   echo "  $1: the fuzzer failed (exit $2) without a crashing input; the end of $3:"
   tail -n 20 "$3" | sed 's/^/    /'
 }
+# The summary's "not run" lines for targets[FROM..] (the run stops at the first failure).
+not_run_from() { # FROM
+  local rest
+  for rest in "${targets[@]:$1}"; do summary+=("$(not_run "$rest")"); done
+}
+# In a lane: tells the other lanes to stop (they poll for the file).
+stop_other_lanes() { [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"; }
 # A summary line for a target that was not fuzzed, and why (by default: an earlier failure).
 not_run() { # TARGET [REASON]
   printf "%-${width}s not run (%s)" "$1" "${2:-the run stops at the first failure}"
@@ -212,9 +219,7 @@ fi
 for target in "${targets[@]}"; do
   k=$((k + 1))
   if [ -n "${_FUZZ_LANE_STOP:-}" ] && [ -e "$_FUZZ_LANE_STOP" ]; then
-    for rest in "${targets[@]:$((k - 1))}"; do
-      summary+=("$(not_run "$rest")")
-    done
+    not_run_from $((k - 1))
     break
   fi
   bin=$build/fuzz_$target
@@ -266,7 +271,7 @@ for target in "${targets[@]}"; do
       break
     fi
     if [ -n "$first" ]; then
-      [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"
+      stop_other_lanes
       # Let the fuzzer finish writing it and exit on its own (a fork job's crash ends the
       # run), then stop whatever is left.
       for wait_tick in 1 2 3 4 5 6 7 8; do kill -0 "$pid" 2>/dev/null && sleep 0.25; done
@@ -302,7 +307,7 @@ for target in "${targets[@]}"; do
   if [ -n "$first" ]; then
     result=FAILED
     # (Also here: a fuzzer that fails on the corpus may exit before the loop above sees it.)
-    [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"
+    stop_other_lanes
     others=$(($(find "$tmpdir" -maxdepth 1 -type f ! -name 'slow-unit-*' | wc -l) - 1))
     kept=$artifacts/$target/$(basename "$first")
     mv "$first" "$kept"
@@ -346,7 +351,7 @@ for target in "${targets[@]}"; do
   elif [ "$rc" -ne 0 ] && [ "$stopped" != time ]; then
     result=FAILED
     failed=1
-    [ -z "${_FUZZ_LANE_STOP:-}" ] || : >"$_FUZZ_LANE_STOP"
+    stop_other_lanes
     one_report failed_without_input "$target" "$rc" "$log"
   fi
   rm -rf "$tmpdir"
@@ -354,9 +359,7 @@ for target in "${targets[@]}"; do
   summary+=("$(printf "%-${width}s %-7s %5ss %10s execs %8s exec/s  cov %5s  ft %6s  corpus %5s" \
     "$target" "$result" "$elapsed" "$execs" "${eps:--}" "${cov:--}" "${ft:--}" "${corp:--}")")
   if [ "$failed" -ne 0 ] || [ "$stopped" = lane ]; then
-    for rest in "${targets[@]:$k}"; do
-      summary+=("$(not_run "$rest")")
-    done
+    not_run_from "$k"
     break
   fi
 done
