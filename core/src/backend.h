@@ -62,17 +62,20 @@ typedef struct col__sap_cell {
 typedef size_t (*col__sap_sweep_fn)(const col__sap_cell *cell, col_touch touch, size_t *r,
                                     size_t *j, col_pair *out, size_t room, size_t *tested);
 
-/* One box as sweep and prune's cells read it (broadphase/sap_grid.c): min x, min y, max x,
- * max y, then the bits of min z and max z (0 in 2D) and two zero words: 32 bytes, so a copy
- * in a cell is one load wherever the box sits. */
+/* A box as sweep and prune's cells read it (broadphase/sap_grid.c), in 16-byte units: min x,
+ * min y, max x, max y; in 3D a second unit after it with the bits of min z and max z and two
+ * zero words. Box i's record is rec[i] in 2D and rec[2 i], rec[2 i + 1] in 3D
+ * (COL__SAP_UNITS units), so a copy in a cell is one or two aligned loads wherever the box
+ * sits, and a 2D record fills a quarter of a cache line, not half (the cells' unpack gathers
+ * records in sorted order, which is random in memory). */
 typedef struct col__sap_rec {
-  float box[4];
-  uint32_t rest[4];
+  float v[4];
 } col__sap_rec;
+#define COL__SAP_UNITS(dims) ((dims) == 3 ? 2u : 1u)
 
 /* A cell's places slot[0, n) (n a multiple of 16; each the box index | its tag << 32) as the
- * cell's arrays: min[a][p], max[a][p] (a < dims) of the record rec[box index], id[p] and
- * tag[p]; bits copied unchanged. */
+ * cell's arrays: min[a][p], max[a][p] (a < dims) of the box's record (units as above), id[p]
+ * and tag[p]; bits copied unchanged. */
 typedef void (*col__sap_unpack_fn)(const col__sap_rec *rec, const uint64_t *slot, size_t n,
                                    unsigned dims, float *const min[3], float *const max[3],
                                    uint32_t *id, uint32_t *tag);

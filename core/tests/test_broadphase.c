@@ -102,15 +102,15 @@ Test(broadphase, pruning_prunes) {
   cr_expect_eq(sap.pairs, brute.pairs);
   cr_expect_eq(grid.pairs, brute.pairs);
   /* Working memory: brute force one index per box; sweep and prune order, keys and the sort's
-   * scratch (6n + 2 words), every box's record (32 bytes, and one for the padding), per cell
-   * three counters and four tallies (8 bytes each; at most 256 rows in 2D, and kz + 1 spare
+   * scratch (6n + 2 words), every box's record (16 bytes in 2D, and one for the padding), per
+   * cell three counters and four tallies (8 bytes each; at most 256 rows in 2D, and kz + 1 spare
    * counters), every place (8 bytes: at most 3n copies and 31 padding places per cell, one
    * spare), and the larger of the cell spans (4 bytes a box) and one cell's arrays (min and
    * max per axis, box index, tag: 6 in 2D, each at most the places, rounded up to 64 bytes). */
   const size_t n = 2000, places = 3 * n + 256 * 31 + 1;
   cr_expect_eq(brute.scratch_bytes, n * 4u);
-  cr_expect_geq(sap.scratch_bytes, (6 * n + 2) * 4 + 32 * (n + 1) + 8 * n);
-  cr_expect_leq(sap.scratch_bytes, (6 * n + 2) * 4 + 32 * (n + 1) + (3 * 258 + 4 * 256) * 8 +
+  cr_expect_geq(sap.scratch_bytes, (6 * n + 2) * 4 + 16 * (n + 1) + 8 * n);
+  cr_expect_leq(sap.scratch_bytes, (6 * n + 2) * 4 + 16 * (n + 1) + (3 * 258 + 4 * 256) * 8 +
                                        8 * places + 6 * (places * 4 + 64));
   cr_expect_gt(grid.scratch_bytes, 2000u * 16u, "at least one 16-byte cell entry per box");
   col_pairs_free(&out);

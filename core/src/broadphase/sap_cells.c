@@ -11,14 +11,15 @@
  * vector transpose). */
 static void unpack_fields(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
                           float *const min[3], float *const max[3], uint32_t *id, uint32_t *tag) {
+  const size_t units = COL__SAP_UNITS(dims);
   for (size_t p = 0; p < n; p++) {
     id[p] = (uint32_t)slot[p], tag[p] = (uint32_t)(slot[p] >> 32);
-    const col__sap_rec *b = &rec[id[p]];
-    min[0][p] = b->box[0], min[1][p] = b->box[1];
-    max[0][p] = b->box[2], max[1][p] = b->box[3];
+    const col__sap_rec *b = &rec[id[p] * units];
+    memcpy(&min[0][p], &b->v[0], sizeof(float)), memcpy(&min[1][p], &b->v[1], sizeof(float));
+    memcpy(&max[0][p], &b->v[2], sizeof(float)), memcpy(&max[1][p], &b->v[3], sizeof(float));
     if (dims == 3) {
-      memcpy(&min[2][p], &b->rest[0], sizeof(float));
-      memcpy(&max[2][p], &b->rest[1], sizeof(float));
+      memcpy(&min[2][p], &b[1].v[0], sizeof(float));
+      memcpy(&max[2][p], &b[1].v[1], sizeof(float));
     }
   }
 }

@@ -1,10 +1,10 @@
 /* Sweep and prune's grid of cells (the survey and the sort before it are in sap_sort.c, the
  * sweep after it in sap.c): cells of equal size over y (and z in 3D), each box's coordinates
- * written once as a 32-byte record, and the box dealt into every cell it covers as an 8-byte
- * place (its index and tag), in sorted order so that each cell stays sorted on min x. A pair
- * met in several cells is kept in the cell of the larger first row (and layer) of the two,
- * which the places' tags tell. The passes over every box run four lanes at a time; a box's
- * places are written without branches. */
+ * written once as a record (16 bytes in 2D, 32 in 3D: col__sap_rec), and the box dealt into every
+ * cell it covers as an 8-byte place (its index and tag), in sorted order so that each cell stays
+ * sorted on min x. A pair met in several cells is kept in the cell of the larger first row (and
+ * layer) of the two, which the places' tags tell. The passes over every box run four lanes at a
+ * time; a box's places are written without branches. */
 #include "broadphase.h"
 
 #include <math.h>
@@ -33,10 +33,10 @@ COL__BP_INLINE col__u4 cells4(const col__cells *c, int axis, col__f4 v) {
   return (col__u4) __builtin_convertvector(pick4(u < last, u, last), col__i4);
 }
 
-/* Boxes i..i+3's records from their values in lanes: two 4x4 transposes of the x and y
- * values, z's pairs interleaved (zero in 2D). */
-COL__BP_INLINE void put_recs4(col__sap_rec *restrict rec, col__f4 x0, col__f4 y0, col__f4 x1,
-                              col__f4 y1, col__f4 z0, col__f4 z1) {
+/* Boxes i..i+3's records (at rec, the first one's) from their values in lanes: two 4x4
+ * transposes of the x and y values; in 3D z's pairs in the second units. */
+COL__BP_INLINE void put_recs4(col__sap_rec *restrict rec, bool z, col__f4 x0, col__f4 y0,
+                              col__f4 x1, col__f4 y1, col__f4 z0, col__f4 z1) {
   const col__f4 zero = splat4(0.0f);
   const col__f4 lo01 = __builtin_shufflevector(x0, y0, 0, 4, 1, 5);
   const col__f4 lo23 = __builtin_shufflevector(x0, y0, 2, 6, 3, 7);
@@ -53,33 +53,40 @@ COL__BP_INLINE void put_recs4(col__sap_rec *restrict rec, col__f4 x0, col__f4 y0
   const col__f4 rest1 = __builtin_shufflevector(z01, zero, 2, 3, 4, 4);
   const col__f4 rest2 = __builtin_shufflevector(z23, zero, 0, 1, 4, 4);
   const col__f4 rest3 = __builtin_shufflevector(z23, zero, 2, 3, 4, 4);
-  memcpy(rec[0].box, &box0, 16), memcpy(rec[0].rest, &rest0, 16);
-  memcpy(rec[1].box, &box1, 16), memcpy(rec[1].rest, &rest1, 16);
-  memcpy(rec[2].box, &box2, 16), memcpy(rec[2].rest, &rest2, 16);
-  memcpy(rec[3].box, &box3, 16), memcpy(rec[3].rest, &rest3, 16);
+  if (!z) {
+    memcpy(rec[0].v, &box0, 16), memcpy(rec[1].v, &box1, 16);
+    memcpy(rec[2].v, &box2, 16), memcpy(rec[3].v, &box3, 16);
+    return;
+  }
+  memcpy(rec[0].v, &box0, 16), memcpy(rec[1].v, &rest0, 16);
+  memcpy(rec[2].v, &box1, 16), memcpy(rec[3].v, &rest1, 16);
+  memcpy(rec[4].v, &box2, 16), memcpy(rec[5].v, &rest2, 16);
+  memcpy(rec[6].v, &box3, 16), memcpy(rec[7].v, &rest3, 16);
 }
 
-/* Box i's record. */
+/* Box i's record (at rec, its first unit). */
 COL__BP_INLINE void put_rec1(col__sap_rec *restrict rec, const col_boxes *b, size_t i) {
   const col__f4 box = {b->min[0][i], b->min[1][i], b->max[0][i], b->max[1][i]};
-  uint32_t z[2] = {0, 0};
-  if (b->dims == 3) memcpy(&z[0], &b->min[2][i], sizeof z[0]), memcpy(&z[1], &b->max[2][i], 4);
-  memcpy(rec->box, &box, sizeof box);
-  rec->rest[0] = z[0], rec->rest[1] = z[1], rec->rest[2] = 0, rec->rest[3] = 0;
+  memcpy(rec[0].v, &box, sizeof box);
+  if (b->dims != 3) return;
+  const uint32_t rest[4] = {0, 0, 0, 0};
+  memcpy(rec[1].v, rest, sizeof rest);
+  memcpy(&rec[1].v[0], &b->min[2][i], sizeof(float)), memcpy(&rec[1].v[1], &b->max[2][i], 4);
 }
 
-/* Every box's record, rec[i] for box i (NaN or not: the sweep never reads those). */
+/* Every box's record (NaN or not: the sweep never reads those). */
 COL__BP_INLINE void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
   const size_t n = b->count;
   const bool z = b->dims == 3;
+  const size_t units = COL__SAP_UNITS(b->dims);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const col__f4 zero = splat4(0.0f);
-    put_recs4(rec + i, load4(b->min[0] + i), load4(b->min[1] + i), load4(b->max[0] + i),
+    put_recs4(rec + i * units, z, load4(b->min[0] + i), load4(b->min[1] + i), load4(b->max[0] + i),
               load4(b->max[1] + i), z ? load4(b->min[2] + i) : zero,
               z ? load4(b->max[2] + i) : zero);
   }
-  for (; i < n; i++) put_rec1(rec + i, b, i);
+  for (; i < n; i++) put_rec1(rec + i * units, b, i);
 }
 
 /* A box's cells as count_cells leaves them for the deal: a box over at most two cells per
@@ -99,6 +106,7 @@ COL__BP_INLINE size_t count_range(const col_boxes *b, const col__cells *c, bool 
                                   size_t *tally, col__sap_rec *restrict rec) {
   const int kz = c->count[1], k = c->count[0] * kz;
   const bool z = b->dims == 3;
+  const size_t units = COL__SAP_UNITS(b->dims);
   size_t i = from, copies = 0;
   const col__u4 two = {2, 2, 2, 2}, lanes_k = {(uint32_t)k, (uint32_t)k, (uint32_t)k, (uint32_t)k};
   const col__u4 lanes_kz = {(uint32_t)kz, (uint32_t)kz, (uint32_t)kz, (uint32_t)kz};
@@ -120,7 +128,7 @@ COL__BP_INLINE size_t count_range(const col_boxes *b, const col__cells *c, bool 
       ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
       if (z) ok &= (z0 == z0) & (z1 == z1);
     }
-    put_recs4(rec + i, x0, y0, x1, y1, z0, z1);
+    put_recs4(rec + i * units, z, x0, y0, x1, y1, z0, z1);
     const col__u4 dy = cy1 - cy0, dz = cz1 - cz0, c00 = cy0 * lanes_kz + cz0;
     const col__i4 narrow = (col__i4)((dy < two) & (dz < two));
     const col__u4 at = (dy + dz * 2) * lanes_k + c00;
@@ -141,7 +149,7 @@ COL__BP_INLINE size_t count_range(const col_boxes *b, const col__cells *c, bool 
     }
   }
   for (; i < to; i++) {
-    put_rec1(rec + i, b, i);
+    put_rec1(rec + i * units, b, i);
     uint32_t w = (uint32_t)cell_of(c, 0, b->min[1][i]) | (uint32_t)cell_of(c, 0, b->max[1][i]) << 8;
     if (z)
       w |= (uint32_t)cell_of(c, 1, b->min[2][i]) << 16 | (uint32_t)cell_of(c, 1, b->max[2][i])
@@ -302,7 +310,8 @@ col_status col__sap_count(col__bp *bp, const col__survey *sv, bool avx2, size_t 
   /* Slot 1: every box's cells (4 bytes each); slot 2: the records, every box's and the
    * padding's; slot 3: per cell, its boxes, first position and next free position, then
    * count_cells' tallies, then a parallel call's per-task parts (below). */
-  const size_t span_bytes = 4 * n + 4, rec_bytes = (n + 1) * sizeof(col__sap_rec);
+  const size_t span_bytes = 4 * n + 4,
+               rec_bytes = (n + 1) * COL__SAP_UNITS(boxes->dims) * sizeof(col__sap_rec);
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
   if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
@@ -331,7 +340,8 @@ col_status col__sap_count(col__bp *bp, const col__survey *sv, bool avx2, size_t 
   }
   if (!grid) count[0] = m; /* one cell: also when the grid gave too many copies */
   const col__f4 nan4 = splat4(NAN);
-  memcpy(rec[n].box, &nan4, sizeof nan4), memcpy(rec[n].rest, &nan4, sizeof nan4);
+  for (size_t u = 0; u < COL__SAP_UNITS(boxes->dims); u++)
+    memcpy(rec[n * COL__SAP_UNITS(boxes->dims) + u].v, &nan4, sizeof nan4);
   *out = (col__sap_counted){sv,           span,  rec, count,      count + per,
                             fills,        tasks, per, span_bytes, rec_bytes + cell_bytes,
                             grid ? k : 1, kz,    grid};

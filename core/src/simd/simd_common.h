@@ -23,9 +23,11 @@
  *                               max(a, ids[i])) of the set lanes i, packed at out (COL_W places
  *                               may be written); returns how many
  *   load_aabb2_aos(p, &minx, &miny, &maxx, &maxy): W consecutive col_aabb2, transposed
- *   load_sap_recs(rec, slot, c[8]) optional (COL_HAVE_LOAD_SAP_RECS): W places (box index |
- *                               tag << 32): words 0-5 of each record rec[box index], transposed
- *                               (c[k]: word k, bits unchanged), the indices in c[6], tags c[7]
+ *   load_sap_recs(rec, slot, dims, c[8]) optional (COL_HAVE_LOAD_SAP_RECS): W places (box
+ *                               index | tag << 32): words 0-3 of each box's record (backend.h's
+ *                               col__sap_rec), and in 3D words 4-5 (its second unit's 0-1),
+ *                               transposed (c[k]: word k, bits unchanged; c[4], c[5] not set in
+ *                               2D), the indices in c[6], tags c[7]
  *                               (a place's index is its first 32-bit word in memory on a
  *                               little-endian machine, its second on a big-endian one:
  *                               COL_BIG_ENDIAN, backend.h)

@@ -140,16 +140,24 @@ static size_t simd_sap_run(const col_sap_view *v, size_t r, col_touch touch, uin
  * the slot empty and sap.c copies field by field. id and tag travel as float lanes: loads,
  * shuffles and stores copy bits, no arithmetic touches them. */
 #ifdef COL_HAVE_LOAD_SAP_RECS
-static void simd_sap_unpack(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
-                            float *const min[3], float *const max[3], uint32_t *id, uint32_t *tag) {
+COL_INLINE void sap_unpack_t(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
+                             float *const min[3], float *const max[3], uint32_t *id,
+                             uint32_t *tag) {
   for (size_t p = 0; p < n; p += COL_W) {
     vf c[8];
-    load_sap_recs(rec, slot + p, c);
+    load_sap_recs(rec, slot + p, dims, c);
     vf_storeu(min[0] + p, c[0]), vf_storeu(min[1] + p, c[1]);
     vf_storeu(max[0] + p, c[2]), vf_storeu(max[1] + p, c[3]);
     if (dims == 3) vf_storeu(min[2] + p, c[4]), vf_storeu(max[2] + p, c[5]);
     vf_storeu((float *)(void *)(id + p), c[6]), vf_storeu((float *)(void *)(tag + p), c[7]);
   }
+}
+static void simd_sap_unpack(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
+                            float *const min[3], float *const max[3], uint32_t *id, uint32_t *tag) {
+  if (dims == 3)
+    sap_unpack_t(rec, slot, n, 3, min, max, id, tag);
+  else
+    sap_unpack_t(rec, slot, n, 2, min, max, id, tag);
 }
 #define COL_SAP_UNPACK simd_sap_unpack
 #else

@@ -66,24 +66,36 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
                min_x, min_y, max_x, max_y);
 }
 
-/* Eight sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
- * place's record (one 32-byte load per record; two-lane permutes pair the first halves of
- * records k and k + 4, then the second halves, and each set is transposed as above), then
- * the indices and the tags (even and odd words of the places, the other way round on a
- * big-endian machine, put in order by a 64-bit permute). */
+/* Eight sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-3 of each
+ * place's record, in 3D words 4-5 too (2D: the 16-byte records of places k and k + 4 loaded
+ * into the two halves of a register; 3D: one 32-byte load per record, and two-lane permutes
+ * pair the first halves of records k and k + 4, then the second halves; each set transposed
+ * as above), then the indices and the tags (even and odd words of the places, the other way
+ * round on a big-endian machine, put in order by a 64-bit permute). */
 #define COL_HAVE_LOAD_SAP_RECS 1
-static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
-  vf r[8], unused[2];
-  for (int k = 0; k < 8; k++)
-    r[k] = simde_mm256_loadu_ps((const float *)(const void *)&rec[(uint32_t)slot[k]]);
-  transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x20),
-               simde_mm256_permute2f128_ps(r[1], r[5], 0x20),
-               simde_mm256_permute2f128_ps(r[2], r[6], 0x20),
-               simde_mm256_permute2f128_ps(r[3], r[7], 0x20), &c[0], &c[1], &c[2], &c[3]);
-  transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x31),
-               simde_mm256_permute2f128_ps(r[1], r[5], 0x31),
-               simde_mm256_permute2f128_ps(r[2], r[6], 0x31),
-               simde_mm256_permute2f128_ps(r[3], r[7], 0x31), &c[4], &c[5], &unused[0], &unused[1]);
+static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, unsigned dims,
+                                 vf c[8]) {
+  if (dims == 3) {
+    vf r[8], unused[2];
+    for (int k = 0; k < 8; k++)
+      r[k] = simde_mm256_loadu_ps((const float *)(const void *)&rec[(uint32_t)slot[k] * 2]);
+    transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x20),
+                 simde_mm256_permute2f128_ps(r[1], r[5], 0x20),
+                 simde_mm256_permute2f128_ps(r[2], r[6], 0x20),
+                 simde_mm256_permute2f128_ps(r[3], r[7], 0x20), &c[0], &c[1], &c[2], &c[3]);
+    transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x31),
+                 simde_mm256_permute2f128_ps(r[1], r[5], 0x31),
+                 simde_mm256_permute2f128_ps(r[2], r[6], 0x31),
+                 simde_mm256_permute2f128_ps(r[3], r[7], 0x31), &c[4], &c[5], &unused[0],
+                 &unused[1]);
+  } else {
+    vf r[4];
+    for (int k = 0; k < 4; k++)
+      r[k] = simde_mm256_insertf128_ps(
+          simde_mm256_castps128_ps256(simde_mm_loadu_ps(rec[(uint32_t)slot[k]].v)),
+          simde_mm_loadu_ps(rec[(uint32_t)slot[k + 4]].v), 1);
+    transpose4x2(r[0], r[1], r[2], r[3], &c[0], &c[1], &c[2], &c[3]);
+  }
   const float *s = (const float *)(const void *)slot;
   const vf s03 = simde_mm256_loadu_ps(s), s47 = simde_mm256_loadu_ps(s + 8);
   const vf even = simde_mm256_shuffle_ps(s03, s47, SIMDE_MM_SHUFFLE(2, 0, 2, 0));

@@ -67,28 +67,43 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
                simde_mm512_loadu_ps(f + 48), min_x, min_y, max_x, max_y);
 }
 
-/* Sixteen sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
- * place's record (register k holds records 2k and 2k + 1; 128-bit lane shuffles of two
- * registers gather the first halves of four records, then the second halves, and each set is
- * transposed as above), then the indices and the tags (the even and odd words of the places,
- * the other way round on a big-endian machine; one two-register permute each). */
+/* Sixteen sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-3 of each
+ * place's record, in 3D words 4-5 too (2D: register k holds the 16-byte records of places
+ * 4k..4k + 3, one 128-bit insert each; 3D: register k holds records 2k and 2k + 1, and
+ * 128-bit lane shuffles of two registers gather the first halves of four records, then the
+ * second halves; each set transposed as above), then the indices and the tags (the even and
+ * odd words of the places, the other way round on a big-endian machine; one two-register
+ * permute each). */
 #define COL_HAVE_LOAD_SAP_RECS 1
-static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
-  vf r[8], unused[2];
-  for (int k = 0; k < 8; k++) {
-    const simde__m256d lo =
-        simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k]]);
-    const simde__m256d hi =
-        simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k + 1]]);
-    r[k] = simde_mm512_castpd_ps(simde_mm512_insertf64x4(simde_mm512_castpd256_pd512(lo), hi, 1));
+static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, unsigned dims,
+                                 vf c[8]) {
+  if (dims == 3) {
+    vf r[8], unused[2];
+    for (int k = 0; k < 8; k++) {
+      const simde__m256d lo =
+          simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k] * 2]);
+      const simde__m256d hi =
+          simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k + 1] * 2]);
+      r[k] = simde_mm512_castpd_ps(simde_mm512_insertf64x4(simde_mm512_castpd256_pd512(lo), hi, 1));
+    }
+    vf a[4], b[4];
+    for (int k = 0; k < 4; k++) {
+      a[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+      b[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(3, 1, 3, 1));
+    }
+    transpose4x4(a[0], a[1], a[2], a[3], &c[0], &c[1], &c[2], &c[3]);
+    transpose4x4(b[0], b[1], b[2], b[3], &c[4], &c[5], &unused[0], &unused[1]);
+  } else {
+    vf a[4];
+    for (int k = 0; k < 4; k++) {
+      const uint64_t *s = slot + 4 * k;
+      vf v = simde_mm512_castps128_ps512(simde_mm_loadu_ps(rec[(uint32_t)s[0]].v));
+      v = simde_mm512_insertf32x4(v, simde_mm_loadu_ps(rec[(uint32_t)s[1]].v), 1);
+      v = simde_mm512_insertf32x4(v, simde_mm_loadu_ps(rec[(uint32_t)s[2]].v), 2);
+      a[k] = simde_mm512_insertf32x4(v, simde_mm_loadu_ps(rec[(uint32_t)s[3]].v), 3);
+    }
+    transpose4x4(a[0], a[1], a[2], a[3], &c[0], &c[1], &c[2], &c[3]);
   }
-  vf a[4], b[4];
-  for (int k = 0; k < 4; k++) {
-    a[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(2, 0, 2, 0));
-    b[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(3, 1, 3, 1));
-  }
-  transpose4x4(a[0], a[1], a[2], a[3], &c[0], &c[1], &c[2], &c[3]);
-  transpose4x4(b[0], b[1], b[2], b[3], &c[4], &c[5], &unused[0], &unused[1]);
   static const int32_t even_table[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
   static const int32_t odd_table[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
   const float *s = (const float *)(const void *)slot;

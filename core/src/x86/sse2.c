@@ -59,18 +59,22 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
              simde_mm_loadu_ps(f + 12), min_x, min_y, max_x, max_y);
 }
 
-/* Four sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-5 of each
- * place's record (each half a 4x4 transpose), then the indices and the tags (the even and
- * odd words of the places; the other way round on a big-endian machine). */
+/* Four sweep-and-prune places (box index | tag << 32) to eight vectors: words 0-3 of each
+ * place's record (a 4x4 transpose), in 3D words 4-5 too (another), then the indices and the
+ * tags (the even and odd words of the places; the other way round on a big-endian machine). */
 #define COL_HAVE_LOAD_SAP_RECS 1
-static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, vf c[8]) {
+static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, unsigned dims,
+                                 vf c[8]) {
   const float *f[4];
-  for (int k = 0; k < 4; k++) f[k] = (const float *)(const void *)&rec[(uint32_t)slot[k]];
-  vf unused[2];
+  for (int k = 0; k < 4; k++) f[k] = rec[(uint32_t)slot[k] * COL__SAP_UNITS(dims)].v;
   transpose4(simde_mm_loadu_ps(f[0]), simde_mm_loadu_ps(f[1]), simde_mm_loadu_ps(f[2]),
              simde_mm_loadu_ps(f[3]), &c[0], &c[1], &c[2], &c[3]);
-  transpose4(simde_mm_loadu_ps(f[0] + 4), simde_mm_loadu_ps(f[1] + 4), simde_mm_loadu_ps(f[2] + 4),
-             simde_mm_loadu_ps(f[3] + 4), &c[4], &c[5], &unused[0], &unused[1]);
+  if (dims == 3) {
+    vf unused[2];
+    transpose4(simde_mm_loadu_ps(f[0] + 4), simde_mm_loadu_ps(f[1] + 4),
+               simde_mm_loadu_ps(f[2] + 4), simde_mm_loadu_ps(f[3] + 4), &c[4], &c[5], &unused[0],
+               &unused[1]);
+  }
   const float *s = (const float *)(const void *)slot;
   const vf s01 = simde_mm_loadu_ps(s), s23 = simde_mm_loadu_ps(s + 4);
   c[6 + COL_BIG_ENDIAN] = simde_mm_shuffle_ps(s01, s23, SIMDE_MM_SHUFFLE(2, 0, 2, 0));
