@@ -134,16 +134,25 @@ COL__BP_INLINE col__f4 load4(const float *p) {
 
 COL__BP_INLINE col__f4 splat4(float x) { return (col__f4){x, x, x, x}; }
 
+/* v's lanes in the order of the lane numbers in `lanes` (each 0-3), a shuffle chosen at run
+ * time: gcc and clang spell it differently. */
+#ifdef __clang__
+#define COL__SHUFFLE4(v, lanes) __builtin_shufflevector((v), (lanes))
+#else
+#define COL__SHUFFLE4(v, lanes) __builtin_shuffle((v), (lanes))
+#endif
+
 /* t where m (all ones), f elsewhere. */
 COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
   return (col__f4)(((col__i4)t & m) | ((col__i4)f & ~m));
 }
 
-/* Sweep and prune's boxes dealt into cells (sap_grid.c): every box's record rec[i] (box i,
- * rec[count] all NaN), and each cell a run of places, each the box index | its tag << 32:
- * cell c's boxes sorted on min x at slot[base[c], base[c] + count[c]), then padding (the NaN
- * record, tag 0) up to base[c + 1], a multiple of 16 with COL_SAP_PAD or more of them;
- * `widest` is the largest base[c + 1] - base[c]. x_lower: whether the sweep must test max x
+/* Sweep and prune's boxes dealt into cells (sap_grid.c): every box's record (box i's at
+ * rec[i * COL__SAP_UNITS(dims)], the padding's after the last box's, all NaN), and each cell a run
+ * of places, each the box index | its tag << 32: cell c's boxes sorted on min x at slot[base[c],
+ * base[c] + count[c]), then padding (the NaN record, tag 0) up to base[c + 1], a multiple of 16
+ * with COL_SAP_PAD or more of them; `widest` is the largest base[c + 1] - base[c]. x_lower: whether
+ * the sweep must test max x
  * >= min x (see col_sap_view). Work slots 1 to 4 hold it. Cells [from, to) are dealt: all of
  * them, or (bp->parts > 1) the part's range of the split (col__sap_split), the others not. */
 typedef struct col__sap_dealt {
@@ -165,7 +174,7 @@ typedef struct col__sap_side {
   void *context;
 } col__sap_side;
 /* The count before the deal (col__sap_count, sap_grid.c): the grid (grid false: one cell; used
- * cells of k allocated, kz per row), every box's span word and record (rec[n] the NaN padding),
+ * cells of k allocated, kz per row), every box's span word and record (then the NaN padding's),
  * the cells' box counts (count[0, used)), in work slots 1 to 3 of the call that counted; `base`:
  * the room after count for the cells' bases and fills (and a parallel deal's parts, `tasks` of
  * them at `fills`); span_bytes and `bytes` what slot 1 and slots 2-3 hold. The survey it was
@@ -290,6 +299,10 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
  * in the passes' AVX2 build when avx2. */
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch);
+/* The same with box i's index given as ids[i] (order holds ids of the sorted boxes): a part's
+ * boxes, picked out of the whole set (sap_owned.c). */
+size_t col__bp_sort_x_ids(const col_boxes *boxes, bool avx2, const col__survey *sv,
+                          const uint32_t *ids, uint32_t *order, uint32_t *keys, uint32_t *scratch);
 /* Boxes past which the deal prefetches (sap_deal.c, 65,536; the broadphase fuzzer lowers it,
  * since its inputs never reach that many). */
 extern size_t col__deal_far;

@@ -40,8 +40,8 @@ bool col__bp_avx2_passes(const col__bp *bp) {
 
 /* A part's boxes sorted (col__sap_band): those whose cells may reach [lo, hi) picked in index
  * order without a branch (their min x beside them), sorted as the whole set is (on the same
- * range of min x; a stable sort on the key, so ties stay in index order), then mapped back to
- * box indices: the whole set's sorted order restricted to them, as the deal needs. */
+ * range of min x; a stable sort on the key, so ties stay in index order) carrying their box
+ * indices: the whole set's sorted order restricted to them, as the deal needs. */
 typedef struct band_job {
   const col_boxes *boxes;
   const col__survey *sv;
@@ -75,12 +75,76 @@ COL__BP_INLINE size_t band_pick(const band_job *b, const uint32_t *span, size_t 
   return m;
 }
 
+/* The places of the kept lanes first (compress), for each 4-bit mask of kept lanes. */
+static const uint32_t kept_lanes[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+                                           {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+                                           {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                           {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+
+/* The picking pass with a grid and no NaN, four boxes at a time in the AVX2 build: the lanes'
+ * ranges of cells compared at once, the kept lanes' indices and min x moved to the front by
+ * one shuffle each and stored whole (the stores past the kept ones are overwritten by the
+ * next, or lie past the part's boxes: m + 4 <= i + 4 <= n). Four boxes with a wide one among
+ * them take band_pick's way. The scalar loop's per-box work (two stores, two compares, an add)
+ * was the cost: 1.9 TSC cycles a box at 1,048,576 boxes, against about 0.5 this way. */
+COL__AVX2_BUILD static size_t band_pick_avx2(const band_job *b, const uint32_t *span, size_t down,
+                                             size_t lo, size_t hi) {
+  const size_t n = b->boxes->count;
+  const float *const x = b->boxes->min[0];
+  uint32_t *const own = b->own;
+  float *const xs = b->xs;
+  const col__u4 wide = {COL__SAP_WIDE, COL__SAP_WIDE, COL__SAP_WIDE, COL__SAP_WIDE};
+  const col__u4 low16 = {0xffffu, 0xffffu, 0xffffu, 0xffffu}, bit = {1, 2, 4, 8};
+  const uint32_t reach = (uint32_t)down + 1;
+  const col__u4 v_reach = {reach, reach, reach, reach};
+  /* lo may be 0 and hi up to the cell count: compared as last >= lo, first < hi */
+  const col__u4 v_lo = {(uint32_t)lo, (uint32_t)lo, (uint32_t)lo, (uint32_t)lo};
+  const col__u4 v_hi = {(uint32_t)hi, (uint32_t)hi, (uint32_t)hi, (uint32_t)hi};
+  size_t m = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    col__u4 w;
+    memcpy(&w, span + i, sizeof w);
+    const col__u4 any_wide = w & wide;
+    if ((any_wide[0] | any_wide[1] | any_wide[2] | any_wide[3]) != 0) {
+      for (size_t q = i; q < i + 4; q++) {
+        own[m] = (uint32_t)q, xs[m] = x[q];
+        const uint32_t v = span[q];
+        const bool is_wide = (v & COL__SAP_WIDE) != 0;
+        const size_t first = is_wide ? (v & 255u) * down + (v >> 16 & 255u) : v & 0xffffu;
+        const size_t last = is_wide ? (v >> 8 & 255u) * down + (v >> 24 & 127u) : first + down + 1;
+        m += (size_t)(last >= lo) & (size_t)(first < hi);
+      }
+      continue;
+    }
+    const col__u4 first = w & low16, last = first + v_reach;
+    const col__u4 keep = (col__u4)((last >= v_lo) & (first < v_hi)) & bit;
+    const uint32_t mask = keep[0] | keep[1] | keep[2] | keep[3];
+    col__u4 lanes, ids = (col__u4){0, 1, 2, 3} + (uint32_t)i;
+    memcpy(&lanes, kept_lanes[mask], sizeof lanes);
+    const col__u4 id_out = COL__SHUFFLE4(ids, lanes);
+    const col__f4 x_out = COL__SHUFFLE4(load4(x + i), lanes);
+    memcpy(own + m, &id_out, sizeof id_out), memcpy(xs + m, &x_out, sizeof x_out);
+    m += (size_t)__builtin_popcount(mask);
+  }
+  for (; i < n; i++) {
+    own[m] = (uint32_t)i, xs[m] = x[i];
+    const uint32_t v = span[i];
+    const bool is_wide = (v & COL__SAP_WIDE) != 0;
+    const size_t first = is_wide ? (v & 255u) * down + (v >> 16 & 255u) : v & 0xffffu;
+    const size_t last = is_wide ? (v >> 8 & 255u) * down + (v >> 24 & 127u) : first + down + 1;
+    m += (size_t)(last >= lo) & (size_t)(first < hi);
+  }
+  return m;
+}
+
 static size_t band_order(void *context, const uint32_t *span, int kz, bool all, size_t lo,
                          size_t hi, const uint32_t **order) {
   const band_job *b = context;
   const size_t down = (size_t)kz;
   size_t m;
-  if (b->maybe_nan)
+  if (b->avx2 && !b->maybe_nan && !all)
+    m = band_pick_avx2(b, span, down, lo, hi);
+  else if (b->maybe_nan)
     m = all ? band_pick(b, span, down, true, true, lo, hi)
             : band_pick(b, span, down, false, true, lo, hi);
   else
@@ -90,10 +154,8 @@ static size_t band_order(void *context, const uint32_t *span, int kz, bool all, 
   const col_boxes part = {b->boxes->dims, {b->xs, b->xs, b->xs}, {b->xs, b->xs, b->xs}, m};
   col__survey sv = *b->sv;
   sv.maybe_nan = false;
-  const size_t sorted = col__bp_sort_x_surveyed(&part, b->avx2, &sv, b->order, b->keys, b->scratch);
-  for (size_t r = 0; r < sorted; r++) b->order[r] = b->own[b->order[r]];
   *order = b->order;
-  return sorted;
+  return col__bp_sort_x_ids(&part, b->avx2, &sv, b->own, b->order, b->keys, b->scratch);
 }
 
 /* The deal after the count (its own, or a shared one: bp->counted); sap_grid.c counts, sap_deal.c
@@ -158,7 +220,7 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   } else {
     col__sap_deal_all(dims, order, m, c->span, kz, fill, slot, avx2);
   }
-  /* The padding: the NaN record rec[n], tag 0. */
+  /* The padding: the NaN record (box index n), tag 0. */
   for (int q = 0; q < used; q++)
     for (size_t p = base[q] + count[q]; p < base[q + 1]; p++) slot[p] = n;
   *out = (col__sap_dealt){c->rec,

@@ -143,7 +143,8 @@ void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *s) {
  * does. A pass that would move more than 2m entries (clustered values) hands the rest to the
  * radix sort. */
 COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, bool maybe_nan,
-                                    uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+                                    const uint32_t *ids, uint32_t *order, uint32_t *keys,
+                                    uint32_t *scratch) {
   const size_t n = boxes->count;
   const float *x = boxes->min[0];
   uint32_t *bucket = scratch, *tkey = scratch + n, *tord = scratch + 2 * n, *at = scratch + 3 * n;
@@ -173,15 +174,17 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
     const col__u4 bits = (col__u4)x0, neg = (col__u4)((col__i4)bits >> 31);
     const col__u4 key = bits ^ (neg | 0x80000000u);
     if ((ok[0] & ok[1] & ok[2] & ok[3]) != 0) { /* the usual case: four stores, no branches */
-      const col__u4 ids = (col__u4){0, 1, 2, 3} + (uint32_t)i;
+      col__u4 id = (col__u4){0, 1, 2, 3} + (uint32_t)i;
+      if (ids != NULL) memcpy(&id, ids + i, sizeof id);
       memcpy(bucket + m, &b, sizeof b), memcpy(tkey + m, &key, sizeof key);
-      memcpy(tord + m, &ids, sizeof ids);
+      memcpy(tord + m, &id, sizeof id);
       at[b[0] + 1]++, at[b[1] + 1]++, at[b[2] + 1]++, at[b[3] + 1]++, m += 4;
       continue;
     }
     for (int q = 0; q < 4; q++)
       if (ok[q] != 0) {
-        bucket[m] = b[q], tkey[m] = key[q], tord[m] = (uint32_t)i + (uint32_t)q;
+        bucket[m] = b[q], tkey[m] = key[q];
+        tord[m] = ids != NULL ? ids[i + (size_t)q] : (uint32_t)i + (uint32_t)q;
         at[b[q] + 1]++, m++;
       }
   }
@@ -189,7 +192,7 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
     if (col__bp_has_nan(boxes, i)) continue;
     const float t = (x[i] - lo) * scale, u = t > 0 ? t : 0;
     const uint32_t b = (uint32_t)(u < last ? u : last);
-    bucket[m] = b, tkey[m] = col__float_key(x[i]), tord[m] = (uint32_t)i;
+    bucket[m] = b, tkey[m] = col__float_key(x[i]), tord[m] = ids != NULL ? ids[i] : (uint32_t)i;
     at[b + 1]++, m++;
   }
   for (size_t b = 0; b < n; b++) at[b + 1] += at[b];
@@ -215,12 +218,12 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
 }
 
 /* Under 32 boxes or without a finite spread of min x: the radix sort. */
-static size_t radix_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys,
-                           uint32_t *scratch) {
+static size_t radix_sort_x(const col_boxes *boxes, const uint32_t *ids, uint32_t *order,
+                           uint32_t *keys, uint32_t *scratch) {
   size_t m = 0;
   for (size_t i = 0; i < boxes->count; i++)
     if (!col__bp_has_nan(boxes, i)) {
-      order[m] = (uint32_t)i;
+      order[m] = ids != NULL ? ids[i] : (uint32_t)i;
       keys[m++] = col__float_key(boxes->min[0][i]);
     }
   col__radix_sort32(keys, order, m, scratch);
@@ -230,24 +233,32 @@ static size_t radix_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *ke
 /* The bucket sort with the survey's range, without NaN tests when it found none; its two
  * builds (broadphase.h). */
 COL__BP_INLINE size_t bucket_sort_surveyed(const col_boxes *boxes, const col__survey *sv,
-                                           uint32_t *order, uint32_t *keys, uint32_t *scratch) {
-  if (sv->maybe_nan) return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, true, order, keys, scratch);
-  return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, false, order, keys, scratch);
+                                           const uint32_t *ids, uint32_t *order, uint32_t *keys,
+                                           uint32_t *scratch) {
+  if (sv->maybe_nan)
+    return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, true, ids, order, keys, scratch);
+  return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, false, ids, order, keys, scratch);
 }
-static size_t bucket_base(const col_boxes *boxes, const col__survey *sv, uint32_t *order,
-                          uint32_t *keys, uint32_t *scratch) {
-  return bucket_sort_surveyed(boxes, sv, order, keys, scratch);
+static size_t bucket_base(const col_boxes *boxes, const col__survey *sv, const uint32_t *ids,
+                          uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+  return bucket_sort_surveyed(boxes, sv, ids, order, keys, scratch);
 }
 COL__AVX2_BUILD static size_t bucket_avx2(const col_boxes *boxes, const col__survey *sv,
-                                          uint32_t *order, uint32_t *keys, uint32_t *scratch) {
-  return bucket_sort_surveyed(boxes, sv, order, keys, scratch);
+                                          const uint32_t *ids, uint32_t *order, uint32_t *keys,
+                                          uint32_t *scratch) {
+  return bucket_sort_surveyed(boxes, sv, ids, order, keys, scratch);
+}
+
+size_t col__bp_sort_x_ids(const col_boxes *boxes, bool avx2, const col__survey *sv,
+                          const uint32_t *ids, uint32_t *order, uint32_t *keys, uint32_t *scratch) {
+  if (boxes->count < 32 || !sv->x_spread) return radix_sort_x(boxes, ids, order, keys, scratch);
+  if (avx2) return bucket_avx2(boxes, sv, ids, order, keys, scratch);
+  return bucket_base(boxes, sv, ids, order, keys, scratch);
 }
 
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch) {
-  if (boxes->count < 32 || !sv->x_spread) return radix_sort_x(boxes, order, keys, scratch);
-  if (avx2) return bucket_avx2(boxes, sv, order, keys, scratch);
-  return bucket_base(boxes, sv, order, keys, scratch);
+  return col__bp_sort_x_ids(boxes, avx2, sv, NULL, order, keys, scratch);
 }
 
 size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, uint32_t *scratch) {
