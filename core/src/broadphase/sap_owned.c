@@ -50,6 +50,16 @@ typedef struct band_job {
   float *xs;
 } band_job;
 
+/* Whether the box of span word w may have a cell in [lo, hi): its first cell before hi and its
+ * last at lo or after (a narrow box's last is c00 + dy kz + dz, a wide one's its far corner). */
+COL__BP_INLINE size_t span_reaches(uint32_t w, size_t down, size_t lo, size_t hi) {
+  const bool wide = (w & COL__SAP_WIDE) != 0;
+  const size_t first = wide ? (w & 255u) * down + (w >> 16 & 255u) : w & 0xffffu;
+  const size_t last = wide ? (w >> 8 & 255u) * down + (w >> 24 & 127u)
+                           : first + (w >> 16 & 1u) * down + (w >> 17 & 1u);
+  return (size_t)(last >= lo) & (size_t)(first < hi);
+}
+
 /* The picking pass, without a branch a box: `all` and `nan` (whether a box may hold a NaN)
  * are constants in each copy, and the arrays sit in locals (the stores could alias *b). */
 COL__BP_INLINE size_t band_pick(const band_job *b, const uint32_t *span, size_t down, bool all,
@@ -62,13 +72,7 @@ COL__BP_INLINE size_t band_pick(const band_job *b, const uint32_t *span, size_t 
   for (size_t i = 0; i < n; i++) {
     own[m] = (uint32_t)i, xs[m] = x[i];
     size_t keep = 1;
-    if (!all) {
-      const uint32_t w = span[i];
-      const bool wide = (w & COL__SAP_WIDE) != 0;
-      const size_t first = wide ? (w & 255u) * down + (w >> 16 & 255u) : w & 0xffffu;
-      const size_t last = wide ? (w >> 8 & 255u) * down + (w >> 24 & 127u) : first + down + 1;
-      keep = (size_t)(last >= lo) & (size_t)(first < hi);
-    }
+    if (!all) keep = span_reaches(span[i], down, lo, hi);
     if (nan) keep &= (size_t)!col__bp_has_nan(b->boxes, i);
     m += keep;
   }
@@ -95,8 +99,8 @@ COL__AVX2_BUILD static size_t band_pick_avx2(const band_job *b, const uint32_t *
   float *const xs = b->xs;
   const col__u4 wide = {COL__SAP_WIDE, COL__SAP_WIDE, COL__SAP_WIDE, COL__SAP_WIDE};
   const col__u4 low16 = {0xffffu, 0xffffu, 0xffffu, 0xffffu}, bit = {1, 2, 4, 8};
-  const uint32_t reach = (uint32_t)down + 1;
-  const col__u4 v_reach = {reach, reach, reach, reach};
+  const col__u4 one = {1, 1, 1, 1};
+  const col__u4 v_down = {(uint32_t)down, (uint32_t)down, (uint32_t)down, (uint32_t)down};
   /* lo may be 0 and hi up to the cell count: compared as last >= lo, first < hi */
   const col__u4 v_lo = {(uint32_t)lo, (uint32_t)lo, (uint32_t)lo, (uint32_t)lo};
   const col__u4 v_hi = {(uint32_t)hi, (uint32_t)hi, (uint32_t)hi, (uint32_t)hi};
@@ -106,17 +110,11 @@ COL__AVX2_BUILD static size_t band_pick_avx2(const band_job *b, const uint32_t *
     memcpy(&w, span + i, sizeof w);
     const col__u4 any_wide = w & wide;
     if ((any_wide[0] | any_wide[1] | any_wide[2] | any_wide[3]) != 0) {
-      for (size_t q = i; q < i + 4; q++) {
-        own[m] = (uint32_t)q, xs[m] = x[q];
-        const uint32_t v = span[q];
-        const bool is_wide = (v & COL__SAP_WIDE) != 0;
-        const size_t first = is_wide ? (v & 255u) * down + (v >> 16 & 255u) : v & 0xffffu;
-        const size_t last = is_wide ? (v >> 8 & 255u) * down + (v >> 24 & 127u) : first + down + 1;
-        m += (size_t)(last >= lo) & (size_t)(first < hi);
-      }
+      for (size_t q = i; q < i + 4; q++)
+        own[m] = (uint32_t)q, xs[m] = x[q], m += span_reaches(span[q], down, lo, hi);
       continue;
     }
-    const col__u4 first = w & low16, last = first + v_reach;
+    const col__u4 first = w & low16, last = first + (w >> 16 & one) * v_down + (w >> 17 & one);
     const col__u4 keep = (col__u4)((last >= v_lo) & (first < v_hi)) & bit;
     const uint32_t mask = keep[0] | keep[1] | keep[2] | keep[3];
     col__u4 lanes, ids = (col__u4){0, 1, 2, 3} + (uint32_t)i;
@@ -126,14 +124,7 @@ COL__AVX2_BUILD static size_t band_pick_avx2(const band_job *b, const uint32_t *
     memcpy(own + m, &id_out, sizeof id_out), memcpy(xs + m, &x_out, sizeof x_out);
     m += (size_t)__builtin_popcount(mask);
   }
-  for (; i < n; i++) {
-    own[m] = (uint32_t)i, xs[m] = x[i];
-    const uint32_t v = span[i];
-    const bool is_wide = (v & COL__SAP_WIDE) != 0;
-    const size_t first = is_wide ? (v & 255u) * down + (v >> 16 & 255u) : v & 0xffffu;
-    const size_t last = is_wide ? (v >> 8 & 255u) * down + (v >> 24 & 127u) : first + down + 1;
-    m += (size_t)(last >= lo) & (size_t)(first < hi);
-  }
+  for (; i < n; i++) own[m] = (uint32_t)i, xs[m] = x[i], m += span_reaches(span[i], down, lo, hi);
   return m;
 }
 
