@@ -305,13 +305,12 @@ static bool choose_cells(const col__survey *s, unsigned dims, size_t m, col__cel
 col_status col__sap_count(col__bp *bp, const col__survey *sv, bool avx2, size_t m,
                           const col__sap_side *side, col__sap_counted *out) {
   const col_boxes *boxes = bp->boxes;
-  const size_t n = boxes->count;
+  const size_t n = boxes->count, units = COL__SAP_UNITS(boxes->dims);
   col__cells cells = {{0, 0}, {0, 0}, {1, 1}};
   /* Slot 1: every box's cells (4 bytes each); slot 2: the records, every box's and the
    * padding's; slot 3: per cell, its boxes, first position and next free position, then
    * count_cells' tallies, then a parallel call's per-task parts (below). */
-  const size_t span_bytes = 4 * n + 4,
-               rec_bytes = (n + 1) * COL__SAP_UNITS(boxes->dims) * sizeof(col__sap_rec);
+  const size_t span_bytes = 4 * n + 4, rec_bytes = (n + 1) * units * sizeof(col__sap_rec);
   uint32_t *span = col__bp_work(bp, 1, span_bytes);
   col__sap_rec *rec = col__bp_work(bp, 2, rec_bytes);
   if (span == NULL || rec == NULL) return COL_ERR_MEMORY;
@@ -340,8 +339,7 @@ col_status col__sap_count(col__bp *bp, const col__survey *sv, bool avx2, size_t 
   }
   if (!grid) count[0] = m; /* one cell: also when the grid gave too many copies */
   const col__f4 nan4 = splat4(NAN);
-  for (size_t u = 0; u < COL__SAP_UNITS(boxes->dims); u++)
-    memcpy(rec[n * COL__SAP_UNITS(boxes->dims) + u].v, &nan4, sizeof nan4);
+  for (size_t u = 0; u < units; u++) memcpy(rec[n * units + u].v, &nan4, sizeof nan4);
   *out = (col__sap_counted){sv,           span,  rec, count,      count + per,
                             fills,        tasks, per, span_bytes, rec_bytes + cell_bytes,
                             grid ? k : 1, kz,    grid};
