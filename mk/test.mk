@@ -99,6 +99,7 @@ check-env: $(TESTBIN)
 # backends and broadphases that were checked, and from which files.
 test: $(DEPS_STAMP)
 	@/usr/bin/python3 scripts/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/core-graph.py)' >&2; exit 1; }
+	@bash scripts/fuzz-selftest.sh --check && bash scripts/cross-selftest.sh --check
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1 CHECK_TWINS=0
 	@$(MAKE) --no-print-directory fuzz-brief
@@ -108,7 +109,8 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory bench-check
 	@$(call user_list,$(if $(USER_FILES),build/test,build/asan)); \
 	echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
-	  "the fuzz failure screen; the installed copy; the benchmark harness's errors); user kernels checked: $$checked"\
+	  "the fuzz failure screen; the installed copy; the benchmark harness's errors; the self-tests' seeded bugs still apply);"\
+	  "user kernels checked: $$checked"\
 	  "from $(or $(USER_FILES),the shipped examples $(EXAMPLE_KERNELS))"
 
 # Sets the shell variable `checked` to what the test binary of build folder $(1) registered

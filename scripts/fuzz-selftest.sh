@@ -46,9 +46,25 @@ bugs=(
   "par-shared-counter@core/src/broadphase/sap_par.c@broadphase@s/memcpy(j->joined + a, run.data + (a - run.offset), (b - a) \* sizeof(col_pair));/memcpy(pj->bp->out->data + pj->bp->out->count, run.data + (a - run.offset), (b - a) * sizeof(col_pair)), pj->bp->out->count += b - a;/;s/  out->count += total;/  (void)total;/@the parallel sweep's copy tasks append their shares of the pairs through the list's shared count instead of copying them to their own range (a race; the pairs in the order the tasks ran)"
   "any-order-stale-fill@core/src/broadphase/pairs.c@broadphase@s/  if (w->at != SIZE_MAX) b->fill\[w->at\] = out->count;/  (void)0;/@the any-order parallel sweep forgets how many pairs a task wrote into a block when it takes the next one (the gaps are closed with a stale count)"
   "par-steal-first@core/src/broadphase/sap_steal.c@broadphase@s/      while (take(s, true, \&c)) {/      while (take(s, false, \&c)) {/@a task that has swept its own part takes another part's chunks from the first instead of the last (the ordered join then puts them after the part's own pairs, out of cell order)"
-  "owned-part-row-above@core/src/broadphase/sap_owned.c@broadphase@s/ : first + down + 1;/ : first + 1;/@the parallel sweep's parts take a box's last cell as one past its first (the row below forgotten): a part leaves out the boxes that start in the row before its cells but reach into them (pairs in the range's first row missed)"
+  "owned-part-row-above@core/src/broadphase/sap_owned.c@broadphase@s/(w >> 16 \& \(1u\|one\)) \* /0 * /@the parallel sweep's parts forget the row below when they find a box's last cell: a part leaves out the boxes that start in the row before its cells but reach into them (pairs in the range's first row missed)"
   "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"
 )
+
+# --check: only confirm that each bug still applies (its sed changes its file, a user kernel
+# file exists) and stop; make test runs this, so a code change that moves a seeded bug's line
+# fails in seconds instead of in the full self-test.
+if [ "${1:-}" = --check ]; then
+  stale=0
+  for spec in "${bugs[@]}"; do
+    IFS='@' read -r name file _ expr _ <<<"$spec"
+    if [ "$file" = USER_KERNELS ]; then [ -f "$expr" ] && continue; file=$expr
+    elif ! sed -e "$expr" "$file" | cmp -s - "$file"; then continue; fi
+    echo "fuzz-selftest: the '$name' mutation no longer applies to $file: update scripts/fuzz-selftest.sh" >&2
+    stale=1
+  done
+  [ "$stale" -eq 0 ] && echo "fuzz-selftest --check: all ${#bugs[@]} seeded bugs apply"
+  exit "$stale"
+fi
 
 [ -x build/fuzz/fuzz_aabb ] || { echo "fuzz-selftest: run 'make fuzz-build' first" >&2; exit 2; }
 rows=()

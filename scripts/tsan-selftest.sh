@@ -17,7 +17,7 @@ cp -a Makefile mk core fuzz scripts harness tools "$dir/"
 [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
 sed -i -e "$expr" "$dir/$file"
 if cmp -s "$file" "$dir/$file"; then
-  echo "tsan-selftest: the seeded race no longer applies to $file: update scripts/fuzz-selftest.sh" >&2
+  echo "tsan-selftest: the seeded race no longer applies to $file: update par-shared-counter in scripts/fuzz-selftest.sh" >&2
   exit 2
 fi
 if make -C "$dir" --no-print-directory tsan >"$dir/tsan.log" 2>&1; then
