@@ -62,7 +62,7 @@ typedef struct col_parallel {
  * exactly the pair set of col_broadphase_pairs(COL_BROADPHASE_SAP, ...) in exactly the same
  * order, whatever the number of tasks and the order they run in (each task sweeps a range of
  * whole cells into its own list, the first range straight into `out`; the lists are joined in
- * cell order). Up to 131,072 boxes on a
+ * cell order). Up to 32,768 boxes on a
  * task system of 2 to 4 workers, one task per worker surveys the boxes and counts their cells
  * itself, on its own working memory, then sorts, deals and sweeps only the boxes of its range
  * of cells: no task reads what another wrote (on cores far apart, reading the other core's

@@ -17,10 +17,14 @@
 #include "broadphase.h"
 
 /* Boxes up to which the parallel call takes this form, and workers at most (each task repeats
- * the survey and the count). Measured on the Zen 5 VM, 2 threads, any-order call: at 10,000
- * boxes (3D box pruning) 1.34-1.41x against 0.78-0.86x for the split passes, at 100,000
- * 1.56-1.73x against 1.45x (2D: 1.32-1.37x against 1.29x); at 1,048,576 sparse boxes no better. */
-size_t col__par_owned_max = 1u << 17;
+ * the survey and the count). 2 threads over 1, any-order call: on a Zen 5 VM whose vCPUs were far
+ * apart (a cache line's round trip 870-1,100 TSC cycles) 3D box pruning at 10,000 boxes gave
+ * 1.34-1.41x against 0.78-0.86x for the split passes, and at 100,000 the shared count (below) was
+ * neither better nor worse than this form; on one whose vCPUs are close (240-260 cycles) the shared
+ * count won from about 3,000 boxes on (3D 10,000: 1.67-1.71x against 1.45-1.49x; 3D 100,000:
+ * 1.85-1.95x against 1.63-1.68x; uniform 65,536: 1.77-1.82x against 1.52-1.62x). So this form
+ * keeps the small inputs, where the far cores' reads would cost most. */
+size_t col__par_owned_max = 1u << 15;
 /* Boxes up to which larger inputs count once and then run as parts (this file's second form);
  * inputs past it (all of them at 0) split every pass into tasks. Measured on the Zen 5 VM at
  * 1,048,576 sparse boxes in 2D, 2 threads over 1: two sequential calls at once ran as fast as one
