@@ -339,21 +339,40 @@ Test(parallel, errors_and_fallback) {
   cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &out, &gs),
                COL_OK);
   expect_same(&out, &want, &gs, &ws, "fallback");
-  /* NULLs and bad arguments: as col_broadphase_pairs, checked first. */
-  cr_assert_eq(col_broadphase_pairs_parallel(NULL, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
-               COL_ERR_NULL);
+  /* NULLs and bad arguments: as col_broadphase_pairs, checked first; each leaves the list
+   * empty, as the header promises for any error (each call starts from a full list). */
+#define FAILS_EMPTY(call, status)                                                                  \
+  do {                                                                                             \
+    cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, NULL, &out, NULL),    \
+                 COL_OK);                                                                          \
+    cr_assert_gt(out.count, 0);                                                                    \
+    cr_assert_eq(call, status, "%s", #call);                                                       \
+    cr_assert_eq(out.count, 0, "%s leaves the list empty", #call);                                 \
+  } while (0)
+  FAILS_EMPTY(col_broadphase_pairs_parallel(NULL, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
+              COL_ERR_NULL);
+  FAILS_EMPTY(col_broadphase_pairs_parallel_any_order(NULL, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
+              COL_ERR_NULL);
   cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, NULL, NULL, NULL),
                COL_ERR_NULL);
-  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, (col_touch)9, NULL, &out, NULL),
-               COL_ERR_ARGUMENT);
+  FAILS_EMPTY(col_broadphase_pairs_parallel(&s.boxes, (col_touch)9, NULL, &out, NULL),
+              COL_ERR_ARGUMENT);
+  FAILS_EMPTY(col_broadphase_pairs_parallel_any_order(&s.boxes, (col_touch)9, NULL, &out, NULL),
+              COL_ERR_ARGUMENT);
+  /* A task system without run is the caller's mistake, not a failing one: no fallback. */
   const col_task_system no_run = {NULL, NULL, 4};
-  const col_parallel bad = {&no_run, 0, false};
-  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &bad, &out, NULL),
-               COL_ERR_NULL);
+  const col_parallel bad = {&no_run, 0, true};
+  FAILS_EMPTY(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &bad, &out, NULL),
+              COL_ERR_NULL);
   col_boxes wrong = s.boxes;
   wrong.dims = 4;
-  cr_assert_eq(col_broadphase_pairs_parallel(&wrong, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
-               COL_ERR_SIZE);
+  FAILS_EMPTY(col_broadphase_pairs_parallel(&wrong, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
+              COL_ERR_SIZE);
+  wrong = s.boxes;
+  wrong.max[1] = NULL;
+  FAILS_EMPTY(col_broadphase_pairs_parallel_any_order(&wrong, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
+              COL_ERR_NULL);
+#undef FAILS_EMPTY
   cr_assert_eq(col_thread_pool_create(2, NULL), COL_ERR_NULL);
   col_thread_pool *pool = NULL;
   cr_assert_eq(col_thread_pool_create(1025, &pool), COL_ERR_SIZE);

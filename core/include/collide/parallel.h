@@ -50,8 +50,10 @@ col_task_system col_thread_pool_tasks(col_thread_pool *pool);
 /* How a parallel call runs: tasks == NULL means a built-in pool shared by the process, created
  * on first use (thread-safe) with `threads` as col_thread_pool_create takes it (the first
  * call's value is the one kept). When the task system fails (run returns false, or the
- * built-in pool cannot be created), the call returns COL_ERR_TASKS with `out` empty, unless
- * allow_sequential_fallback is true: then it runs on the calling thread and succeeds. */
+ * built-in pool cannot be created: a COLLIDE_THREADS that is not 1..1024, say), the call
+ * returns COL_ERR_TASKS with `out` empty, unless allow_sequential_fallback is true: then it
+ * runs on the calling thread and succeeds. A task system whose run is NULL is a mistake in the
+ * call, not a failure: COL_ERR_NULL with `out` empty, fallback or not. */
 typedef struct col_parallel {
   const col_task_system *tasks;
   uint32_t threads;

@@ -6,11 +6,10 @@
 #include "cache.h"
 
 /* Both entry points: any_order lets the tasks write into blocks of `out` (sap_par.c). */
-static col_status pairs_parallel(const col_boxes *boxes, col_touch touch,
-                                 const col_parallel *parallel, col_pairs *out,
-                                 col_broadphase_stats *stats, bool any_order) {
+static col_status run_parallel(const col_boxes *boxes, col_touch touch,
+                               const col_parallel *parallel, col_pairs *out,
+                               col_broadphase_stats *stats, bool any_order) {
   static const col_parallel builtin = {NULL, 0, false};
-  if (out == NULL) return COL_ERR_NULL;
   col_status st = col__bp_check(boxes, touch);
   if (st != COL_OK) return st;
   const col_parallel *par = parallel != NULL ? parallel : &builtin;
@@ -21,7 +20,6 @@ static col_status pairs_parallel(const col_boxes *boxes, col_touch touch,
   if (col__par_tasks(par, &ts) != COL_OK) {
     if (par->allow_sequential_fallback)
       return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
-    out->count = 0;
     return COL_ERR_TASKS;
   }
   /* One worker: the sequential call itself, at its cost. */
@@ -31,12 +29,19 @@ static col_status pairs_parallel(const col_boxes *boxes, col_touch touch,
   if (st != COL_OK) return st;
   out->count = 0;
   st = col__bp_sap(&bp);
-  if (st != COL_OK) {
-    out->count = 0;
-    return st;
-  }
+  if (st != COL_OK) return st;
   if (stats != NULL) *stats = bp.stats;
   return COL_OK;
+}
+
+/* On any error the list is empty (the header's promise), whichever check or pass failed. */
+static col_status pairs_parallel(const col_boxes *boxes, col_touch touch,
+                                 const col_parallel *parallel, col_pairs *out,
+                                 col_broadphase_stats *stats, bool any_order) {
+  if (out == NULL) return COL_ERR_NULL;
+  const col_status st = run_parallel(boxes, touch, parallel, out, stats, any_order);
+  if (st != COL_OK) out->count = 0;
+  return st;
 }
 
 col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch,
