@@ -53,7 +53,7 @@ bench-smoke: $(BENCHBIN) $(O)/gbench-check
 # ThreadSanitizer: tools/tsan/criterion/criterion.h stands in for its header), and
 # the broadphase target's corpus replayed, whose every input runs the parallel sweep and prune
 # on collide's pools of 2 and 3 threads and the built-in one. Any race reported fails it.
-TSAN_TESTS ?= $(wildcard core/tests/test_parallel.c core/tests/test_pool.c)
+TSAN_TESTS ?= $(wildcard core/tests/test_parallel.c core/tests/test_parallel_errors.c core/tests/test_pool.c)
 TSAN_TESTBIN := $(O)/collide-tsan-tests
 TSAN_OPTIONS_RUN := TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 $$TSAN_OPTIONS"
 $(O)/obj/tsan/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP) $(ISA_LIST_H)

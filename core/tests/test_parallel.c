@@ -2,8 +2,8 @@
  * sequential col_broadphase_pairs(COL_BROADPHASE_SAP, ...), with the same test and pair
  * counts, whatever the number of tasks and the order they run in: on collide's own pool, the
  * built-in one, and task systems here that run the tasks on the calling thread backward or
- * shuffled. Also the errors (a failing task system, the fallback, NULLs) and the cache's whole
- * frames on a task system (the pool itself and COLLIDE_THREADS: test_pool.c). */
+ * shuffled (the errors and the cache's whole frames: test_parallel_errors.c; the pool itself
+ * and COLLIDE_THREADS: test_pool.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "helpers.h"
 
@@ -12,65 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase_sets.h"
+#include "parallel_sets.h"
 
-/* Task systems on the calling thread: backward, shuffled, failing. They count the calls and
- * the largest task count asked for, so a test can tell that the work was really split. */
-typedef struct test_tasks {
-  int mode; /* 0 backward, 1 shuffled, 2 fails */
-  uint64_t rng;
-  uint32_t most;
-  unsigned calls;
-} test_tasks;
-
-static bool run_test_tasks(void *user, col_task_fn *fn, void *context, uint32_t count) {
-  test_tasks *t = user;
-  t->calls++;
-  if (count > t->most) t->most = count;
-  if (t->mode == 2) return false;
-  uint32_t *order = malloc((count ? count : 1) * sizeof *order);
-  cr_assert_not_null(order);
-  for (uint32_t i = 0; i < count; i++) order[i] = count - 1 - i;
-  if (t->mode == 1)
-    for (uint32_t i = count; i > 1; i--) {
-      const uint32_t k = rand_below(&t->rng, i), x = order[i - 1];
-      order[i - 1] = order[k], order[k] = x;
-    }
-  for (uint32_t i = 0; i < count; i++) fn(context, order[i]);
-  free(order);
-  return true;
-}
-
-enum par_scene { UNIFORM, CLUSTERED, ALL_EQUAL, WITH_NAN, INVERTED, HUGE, PAR_SCENES };
 static const char *const par_names[] = {"uniform", "clustered", "all-equal",
                                         "nan",     "inverted",  "huge"};
-
-static void par_fill(box_set *s, enum par_scene scene, uint64_t *rng) {
-  for (size_t i = 0; i < s->n; i++)
-    for (int k = 0; k < 3; k++) {
-      float lo = (float)rand_below(rng, 40000) * 0.05f, size = (float)rand_below(rng, 40) * 0.1f;
-      if (scene == CLUSTERED) /* a few dense heaps: cells of very different fill */
-        lo = (float)(rand_below(rng, 4) * 700) + (float)rand_below(rng, 2000) * 0.01f;
-      if (scene == ALL_EQUAL) lo = 3, size = 2;
-      if (scene == HUGE && rand_below(rng, 50) == 0) lo = -1e30f, size = 2e30f;
-      s->v[k][i] = lo, s->v[3 + k][i] = lo + size;
-      if (scene == INVERTED && rand_below(rng, 20) == 0) s->v[3 + k][i] = lo - size - 1;
-    }
-  if (scene == WITH_NAN)
-    for (size_t i = 0; i < s->n; i += 17) s->v[rand_below(rng, 6)][i] = NAN;
-}
-
-static void expect_same(const col_pairs *got, const col_pairs *want, const col_broadphase_stats *gs,
-                        const col_broadphase_stats *ws, const char *what) {
-  cr_assert_eq(got->count, want->count, "%s: %zu pairs, sequential %zu", what, got->count,
-               want->count);
-  for (size_t k = 0; k < got->count; k++)
-    cr_assert(got->data[k].a == want->data[k].a && got->data[k].b == want->data[k].b,
-              "%s: pair %zu is (%u, %u), sequential (%u, %u)", what, k, got->data[k].a,
-              got->data[k].b, want->data[k].a, want->data[k].b);
-  cr_assert_eq(gs->tests, ws->tests, "%s: tests", what);
-  cr_assert_eq(gs->pairs, ws->pairs, "%s: pairs counted", what);
-}
 
 /* Boxes up to which the parallel call on 2 to 4 workers runs as parts, each task surveying and
  * counting every box for its own range of cells, and past which (up to col__par_counted_max) it
@@ -315,116 +260,4 @@ Test(parallel, parts_share_their_sweeps) {
   col_pairs_free(&sorted);
   col_pairs_free(&got);
   col_pairs_free(&got_any);
-}
-
-Test(parallel, errors_and_fallback) {
-  uint64_t rng = 7;
-  box_set s = set_make(3000, 2);
-  par_fill(&s, UNIFORM, &rng);
-  test_tasks fails = {2, 0, 0, 0};
-  const col_task_system ts = {run_test_tasks, &fails, 4};
-  col_parallel par = {&ts, 0, false};
-  col_pairs out = {0}, want = {0};
-  col_broadphase_stats ws, gs;
-  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, COL_TOUCH_OVERLAPS, &want, &ws),
-               COL_OK);
-  cr_assert_gt(want.count, 0);
-  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
-               COL_OK);
-  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &out, NULL),
-               COL_ERR_TASKS);
-  cr_assert_eq(out.count, 0, "a failed call leaves the list empty");
-  cr_assert_gt(fails.calls, 0);
-  par.allow_sequential_fallback = true;
-  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &out, &gs),
-               COL_OK);
-  expect_same(&out, &want, &gs, &ws, "fallback");
-  /* NULLs and bad arguments: as col_broadphase_pairs, checked first; each leaves the list
-   * empty, as the header promises for any error (each call starts from a full list). */
-#define FAILS_EMPTY(call, status)                                                                  \
-  do {                                                                                             \
-    cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, NULL, &out, NULL),    \
-                 COL_OK);                                                                          \
-    cr_assert_gt(out.count, 0);                                                                    \
-    cr_assert_eq(call, status, "%s", #call);                                                       \
-    cr_assert_eq(out.count, 0, "%s leaves the list empty", #call);                                 \
-  } while (0)
-  FAILS_EMPTY(col_broadphase_pairs_parallel(NULL, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
-              COL_ERR_NULL);
-  FAILS_EMPTY(col_broadphase_pairs_parallel_any_order(NULL, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
-              COL_ERR_NULL);
-  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, NULL, NULL, NULL),
-               COL_ERR_NULL);
-  FAILS_EMPTY(col_broadphase_pairs_parallel(&s.boxes, (col_touch)9, NULL, &out, NULL),
-              COL_ERR_ARGUMENT);
-  FAILS_EMPTY(col_broadphase_pairs_parallel_any_order(&s.boxes, (col_touch)9, NULL, &out, NULL),
-              COL_ERR_ARGUMENT);
-  /* A task system without run is the caller's mistake, not a failing one: no fallback. */
-  const col_task_system no_run = {NULL, NULL, 4};
-  const col_parallel bad = {&no_run, 0, true};
-  FAILS_EMPTY(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &bad, &out, NULL),
-              COL_ERR_NULL);
-  col_boxes wrong = s.boxes;
-  wrong.dims = 4;
-  FAILS_EMPTY(col_broadphase_pairs_parallel(&wrong, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
-              COL_ERR_SIZE);
-  wrong = s.boxes;
-  wrong.max[1] = NULL;
-  FAILS_EMPTY(col_broadphase_pairs_parallel_any_order(&wrong, COL_TOUCH_OVERLAPS, NULL, &out, NULL),
-              COL_ERR_NULL);
-#undef FAILS_EMPTY
-  cr_assert_eq(col_thread_pool_create(2, NULL), COL_ERR_NULL);
-  col_thread_pool *pool = NULL;
-  cr_assert_eq(col_thread_pool_create(1025, &pool), COL_ERR_SIZE);
-  cr_assert_null(pool);
-  col_thread_pool_destroy(NULL);
-  cr_assert_eq(col_broadphase_cache_set_parallel(NULL, NULL), COL_ERR_NULL);
-  col_pairs_free(&out);
-  col_pairs_free(&want);
-  set_free(&s);
-}
-
-/* The SAP cache with whole frames on a task system: frame by frame the pairs of the cache
- * without one, in the same order; a failing task system fails the update. */
-Test(parallel, cache_whole_frames) {
-  uint64_t rng = 11;
-  box_set s = set_make(4000, 3);
-  par_fill(&s, UNIFORM, &rng);
-  test_tasks tt = {1, 5, 0, 0};
-  const col_task_system ts = {run_test_tasks, &tt, 3};
-  const col_parallel par = {&ts, 0, false};
-  col_broadphase_cache *seq = NULL, *para = NULL;
-  cr_assert_eq(col_broadphase_cache_create(&seq), COL_OK);
-  cr_assert_eq(col_broadphase_cache_create(&para), COL_OK);
-  cr_assert_eq(col_broadphase_cache_set_algorithm(seq, COL_BROADPHASE_SAP), COL_OK);
-  cr_assert_eq(col_broadphase_cache_set_algorithm(para, COL_BROADPHASE_SAP), COL_OK);
-  cr_assert_eq(col_broadphase_cache_set_parallel(para, &par), COL_OK);
-  col_pairs want = {0}, got = {0};
-  for (int frame = 0; frame < 6; frame++) {
-    /* every other frame moves half the boxes (a whole frame), else a few */
-    const size_t step = frame % 2 ? 2 : 97;
-    for (size_t i = 0; frame && i < s.n; i += step)
-      for (int k = 0; k < 3; k++) s.v[k][i] += 0.5f, s.v[3 + k][i] += 0.5f;
-    col_broadphase_stats ws, gs;
-    cr_assert_eq(col_broadphase_cache_update(seq, &s.boxes, COL_TOUCH_OVERLAPS, &want, &ws),
-                 COL_OK);
-    cr_assert_eq(col_broadphase_cache_update(para, &s.boxes, COL_TOUCH_OVERLAPS, &got, &gs),
-                 COL_OK);
-    char what[32];
-    snprintf(what, sizeof what, "cache frame %d", frame);
-    expect_same(&got, &want, &gs, &ws, what);
-  }
-  cr_assert_gt(tt.most, 1, "the whole frames were split into tasks");
-  tt.mode = 2;
-  for (size_t i = 0; i < s.n; i += 2) s.v[0][i] += 1, s.v[3][i] += 1;
-  cr_assert_eq(col_broadphase_cache_update(para, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
-               COL_ERR_TASKS);
-  cr_assert_eq(got.count, 0);
-  cr_assert_eq(col_broadphase_cache_set_parallel(para, NULL), COL_OK);
-  cr_assert_eq(col_broadphase_cache_update(para, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL), COL_OK);
-  col_broadphase_cache_destroy(seq);
-  col_broadphase_cache_destroy(para);
-  col_pairs_free(&want);
-  col_pairs_free(&got);
-  set_free(&s);
 }
