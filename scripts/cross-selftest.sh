@@ -20,12 +20,21 @@ bugs=(
 )
 
 # --check: only confirm that each bug's sed still changes its file, and stop (make test runs it).
+case "${1:-}" in
+  "" | --check) ;;
+  *) echo "cross-selftest: unknown argument '$1' (none: the self-test; --check: only that each bug applies)" >&2; exit 2 ;;
+esac
 if [ "${1:-}" = --check ]; then
   stale=0
   for spec in "${bugs[@]}"; do
     IFS='@' read -r name file _ _ expr _ <<<"$spec"
-    sed -e "$expr" "$file" | cmp -s - "$file" || continue
-    echo "cross-selftest: the '$name' bug no longer applies to $file: update scripts/cross-selftest.sh" >&2
+    if ! mutated=$(sed -e "$expr" "$file" 2>&1); then
+      echo "cross-selftest: the '$name' sed fails on $file: $mutated" >&2
+    elif [ "$mutated" != "$(cat "$file")" ]; then
+      continue
+    else
+      echo "cross-selftest: the '$name' bug no longer applies to $file: update scripts/cross-selftest.sh" >&2
+    fi
     stale=1
   done
   [ "$stale" -eq 0 ] && echo "cross-selftest --check: all ${#bugs[@]} seeded bugs apply"

@@ -53,13 +53,24 @@ bugs=(
 # --check: only confirm that each bug still applies (its sed changes its file, a user kernel
 # file exists) and stop; make test runs this, so a code change that moves a seeded bug's line
 # fails in seconds instead of in the full self-test.
+case "${1:-}" in
+  "" | --check) ;;
+  *) echo "fuzz-selftest: unknown argument '$1' (none: the self-test; --check: only that each bug applies)" >&2; exit 2 ;;
+esac
 if [ "${1:-}" = --check ]; then
   stale=0
   for spec in "${bugs[@]}"; do
     IFS='@' read -r name file _ expr _ <<<"$spec"
-    if [ "$file" = USER_KERNELS ]; then [ -f "$expr" ] && continue; file=$expr
-    elif ! sed -e "$expr" "$file" | cmp -s - "$file"; then continue; fi
-    echo "fuzz-selftest: the '$name' mutation no longer applies to $file: update scripts/fuzz-selftest.sh" >&2
+    if [ "$file" = USER_KERNELS ]; then
+      [ -f "$expr" ] && continue
+      echo "fuzz-selftest: the '$name' user kernel $expr does not exist: update scripts/fuzz-selftest.sh" >&2
+    elif ! mutated=$(sed -e "$expr" "$file" 2>&1); then
+      echo "fuzz-selftest: the '$name' sed fails on $file: $mutated" >&2
+    elif [ "$mutated" != "$(cat "$file")" ]; then
+      continue
+    else
+      echo "fuzz-selftest: the '$name' mutation no longer applies to $file: update scripts/fuzz-selftest.sh" >&2
+    fi
     stale=1
   done
   [ "$stale" -eq 0 ] && echo "fuzz-selftest --check: all ${#bugs[@]} seeded bugs apply"
