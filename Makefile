@@ -277,6 +277,8 @@ include mk/bench.mk
 
 include mk/fuzz.mk
 
+include mk/digest.mk
+
 report: $(DEPS_STAMP)
 	$(PYTHON) scripts/report.py
 
@@ -284,7 +286,7 @@ format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
-	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h
+	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h
 
 include mk/install.mk
 
@@ -298,7 +300,7 @@ clean:
 	$(NOT_MOUNTED)
 	rm -rf --one-file-system build/release build/test build/asan build/tsan build/tsan-selftest build/selftest-tsan build/fuzz build/selftest build/seeds build/cfl \
 	  build/fuzz-failure-check \
-	  build/install-check build/compare-0 build/compare-1 $(O)
+	  build/install-check build/compare-0 build/compare-1 build/digest-selftest $(O)
 
 # Also what fuzzing and benchmarking left: crashes, new corpus entries, quick and filtered runs.
 distclean: clean
@@ -307,4 +309,4 @@ distclean: clean
 # (Only the dependency files of this build's own user files: one left by another
 # USER_KERNELS list may name a file that is not there.)
 -include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(USER_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/fuzz/*/*.d \
-  $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d $(O)/obj/tools/soak/*.d)
+  $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d $(O)/obj/tools/soak/*.d $(O)/obj/tools/digest/*.d)

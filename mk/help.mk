@@ -13,10 +13,19 @@ Targets
                  user-check; install-check
   check          the unit suite in O on every backend (COLLIDE_BACKEND: one), then the peer
                  engines' pair sets, the refused COLLIDE_BACKEND, the corpus replay, the
-                 engine-style task system example and one pass of every benchmark (parts:
-                 peer-check, check-env, tasks-example, replay, bench-smoke)
+                 engine-style task system example, the golden digest and one pass of every
+                 benchmark (parts: peer-check, check-env, tasks-example, replay, digest-check,
+                 bench-smoke)
   user-check     user kernels through the harness under ASan+UBSan, with brief fuzzing:
                  USER_KERNELS, or the shipped examples/user-kernels/ when it is empty
+  digest         every public kernel over the versioned input set on every backend here:
+                 one hash per kernel and backend (O/collide-digest, O/digest.txt; DIGEST_ARGS:
+                 its options, e.g. --inputs, --kernel K, --show K:I; docs/determinism.md)
+  digest-check   O's digest against tools/digest/golden.txt (part of make test)
+  digest-golden  rewrite tools/digest/golden.txt from build/release (inputs or semantics
+                 changed on purpose: raise DG_INPUT_SET in tools/digest/digest.h too)
+  digest-selftest  show digest-check fails on a seeded one-ulp change in AVX2, naming the
+                 kernel, the backend and the input
   tsan           the parallel unit tests and the broadphase corpus under ThreadSanitizer
                  (build/tsan): any race reported fails it
   tsan-selftest  show make tsan fails on a seeded race, with ThreadSanitizer's report
@@ -97,6 +106,7 @@ Variables (default in brackets)
   FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
   FUZZ_LANES     targets fuzzed side by side by fuzz-brief and make test [the cores: $(FUZZ_JOBS_DEFAULT)]
   FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
+  DIGEST_ARGS    options for make digest / digest-check (collide-digest --help) []
   SELFTEST_ONLY  fuzz-selftest, cross-selftest run only these seeded bugs (name,name) [all]
   SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]
   MUTANTS        fuzz-mutants: how many mutants [100]

@@ -22,6 +22,7 @@ check: $(TESTBIN)
 	@$(MAKE) --no-print-directory check-env O=$(O)
 	@$(MAKE) --no-print-directory tasks-example O=$(O)
 	@$(MAKE) --no-print-directory replay O=$(O)
+	@$(MAKE) --no-print-directory digest-check O=$(O)
 	@$(MAKE) --no-print-directory bench-smoke O=$(O)
 
 # The README's parallel example: an engine-style job system handed to collide, built against
@@ -99,7 +100,7 @@ check-env: $(TESTBIN)
 # backends and broadphases that were checked, and from which files.
 test: $(DEPS_STAMP)
 	@/usr/bin/python3 scripts/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/core-graph.py)' >&2; exit 1; }
-	@bash scripts/fuzz-selftest.sh --check && bash scripts/cross-selftest.sh --check
+	@bash scripts/fuzz-selftest.sh --check && bash scripts/cross-selftest.sh --check && bash scripts/digest-selftest.sh --check
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1 CHECK_TWINS=0
 	@$(MAKE) --no-print-directory fuzz-brief
@@ -109,7 +110,8 @@ test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory bench-check
 	@$(call user_list,$(if $(USER_FILES),build/test,build/asan)); \
 	echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
-	  "the fuzz failure screen; the installed copy; the benchmark harness's errors; the self-tests' seeded bugs still apply);"\
+	  "the fuzz failure screen; the installed copy; the benchmark harness's errors; the self-tests' seeded bugs still apply;"\
+	  "the golden digest, every backend);"\
 	  "user kernels checked: $$checked"\
 	  "from $(or $(USER_FILES),the shipped examples $(EXAMPLE_KERNELS))"
 
@@ -143,6 +145,7 @@ check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
 	  COLLIDE_BACKEND=$$b bash scripts/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
 	done
 	@$(MAKE) --no-print-directory replay O=$(O)
+	@$(MAKE) --no-print-directory digest-check O=$(O)
 	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 --benchmark_filter=user: \
 	  > $(O)/bench-user.log 2>&1 || { tail -n 20 $(O)/bench-user.log; exit 1; }
 	@rows=$$(grep -c '^\[.*user:' $(O)/bench-user.log || true); \

@@ -140,9 +140,10 @@ targets=$(bash scripts/fuzz-targets.sh)
 # CROSS_ONLY="aabb sweep": step 1's replays of those corpora only (a quick check: no unit suite,
 # no clang, sanitizer or fuzzing step; make cross-selftest uses it).
 [ -z "${CROSS_ONLY:-}" ] || targets=$CROSS_ONLY unit=skipped
-goals_in() { # FOLDER [unit]: the replay drivers (and the unit suite) built into FOLDER
+goals_in() { # FOLDER [unit]: the replay drivers, the digest (and the unit suite) built into FOLDER
   local t
   for t in $targets; do echo "$1/replay_$t"; done
+  [ -n "${CROSS_ONLY:-}" ] || echo "$1/collide-digest"
   [ "${2:-}" != unit ] || [ "$unit" != yes ] || echo "$1/collide-tests"
 }
 
@@ -158,8 +159,14 @@ backends=$(run "$out/replay_$first" --list-backends | paste -s -d ' ') ||
   fail "$out/replay_$first --list-backends did not run under $qemu"
 if [ "$unit" = yes ]; then
   t0=$SECONDS
+  set -- $backends
+  k=0
   for b in $backends; do
-    echo "== $out/collide-tests under $qemu with COLLIDE_BACKEND=$b"
+    if [ "$k" -gt 0 ]; then
+      eta=" ETA $(((SECONDS - t0) * ($# - k) / k / 60)):$(printf %02d $(((SECONDS - t0) * ($# - k) / k % 60)))"
+    else eta=""; fi
+    k=$((k + 1))
+    echo "== $out/collide-tests under $qemu with COLLIDE_BACKEND=$b (backend $k of $#, $(took $t0) so far$eta)"
     COLLIDE_BACKEND=$b COLLIDE_QEMU="$(command -v "$qemu") -L /usr/$triple" \
       bash scripts/run-tests.sh "$limit" "$qemu" -L "/usr/$triple" "$out/collide-tests" \
       ${TEST_ARGS:-} || fail "unit suite on $b"
@@ -172,6 +179,7 @@ t0=$SECONDS
 echo "== replays under $qemu, every input through: $backends"
 each_target "$out/replay" replay "$targets" replay_one "$out"
 echo "cross-test $arch: corpora replayed in $(took $t0)"
+[ -n "${CROSS_ONLY:-}" ] || digest_one "$out" "gcc build"
 if [ -n "${CROSS_ONLY:-}" ]; then
   echo "cross-test $arch: passed in $(took $started), CROSS_ONLY=$CROSS_ONLY: the gcc build's" \
     "replays of those corpora only (backends: $backends)"
@@ -203,6 +211,8 @@ runnable "$out/clang/replay_" "replay (clang)" "$targets"
 echo "== replays of the clang build under $qemu, every input through: $backends"
 each_target "$out/clang/replay" "replay (clang)" "$runnable" replay_one "$out/clang"
 echo "cross-test $arch: corpora replayed (clang build) in $(took $t0)"
+runnable "$out/clang/collide-" "digest (clang)" digest
+if [ -n "$runnable" ]; then digest_one "$out/clang" "clang build"; fi
 
 # Which sanitizers run under qemu here: UBSan, then ASan for each compiler, then
 # LeakSanitizer (ASan's runtime, the same code in gcc's and clang's).

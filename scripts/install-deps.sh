@@ -28,6 +28,7 @@ packages=(
   libsimde-dev                # portable SIMD intrinsics
   libcriterion-dev            # unit tests
   libgmp-dev                  # exact arithmetic: the segment-against-sphere oracle
+  libxxhash-dev               # the digests' hash (header only: XXH_INLINE_ALL)
   libbenchmark-dev libbenchmark-tools
   libbullet-dev libbox2d-dev libchipmunk-dev # peer engines (bench/peers)
   libfcl-dev                  # peer engine: FCL's broadphase managers (bench/peers)
