@@ -38,9 +38,12 @@ static col_status sweep_cell(col__bp *bp, const col__sap_cell *cell, uint32_t *i
     while (r + 1 < cell->count) {
       const col_status st = col__bp_reserve(bp, want);
       if (st != COL_OK) return st;
+      /* A size_t of its own: the count is 64-bit, size_t is 32 on wasm32 and other 32-bit
+       * targets. */
+      size_t tested = 0;
       const size_t got = be->sap_sweep(cell, bp->touch, &r, &j, out->data + out->count,
-                                       out->capacity - out->count, &bp->stats.tests);
-      out->count += got, bp->stats.pairs += got;
+                                       out->capacity - out->count, &tested);
+      out->count += got, bp->stats.pairs += got, bp->stats.tests += tested;
     }
     return COL_OK;
   }
