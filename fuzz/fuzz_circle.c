@@ -6,8 +6,13 @@
  * form disagree, and which of them agrees with the exact answer (dx^2 + dy^2 < (r1 + r2)^2 in
  * quad precision, exact for the values decoded here). The counts are printed when the
  * process exits.
- * Input: n byte (0..127), then n pairs: a (x, y, r), b (x, y, r), a's velocity (x, y), b's
- * velocity (x, y) as tagged floats, two mass bytes ((byte + 1) / 4: 0.25..64). */
+ * Input: n byte (bits 0-6: 0..127 pairs; bit 7: near-touching pairs), then n pairs: a (x, y,
+ * r), b (x, y, r), a's velocity (x, y), b's velocity (x, y) as tagged floats, two mass bytes
+ * ((byte + 1) / 4: 0.25..64). Near-touching pairs give instead of b (x, y, r): b's r, a
+ * direction (x, y) and a k byte; b's centre is put at distance r1 + r2 from a's along that
+ * direction, then moved by a few ulps on each axis (place_touching), so that
+ * dx*dx + dy*dy meets (r1 + r2)^2 within an ulp or so, where a kernel whose sums round
+ * otherwise (a fused multiply-add, another order) answers otherwise. */
 #include "fuzz_common.h"
 
 #include <float.h>
@@ -54,6 +59,28 @@ static bool finite_all(const float *v, size_t n) {
   return true;
 }
 
+/* x moved k ulps (up for k > 0); non-finite values stay. */
+static float ulps(float x, int k) {
+  if (!isfinite(x)) return x;
+  for (; k > 0; k--) x = nextafterf(x, INFINITY);
+  for (; k < 0; k++) x = nextafterf(x, -INFINITY);
+  return x;
+}
+
+/* A near-touching b: its centre at distance ar + br (the float sum both tests compare with)
+ * from a's along (ux, uy), computed in double and rounded, then moved kx and ky ulps (k's low
+ * and high nibble, -8..7, the small steps first: 0, 1, -1, 2, -2 ...). A direction that is
+ * zero or not finite is (1, 0). */
+static void place_touching(float ax, float ay, float ar, float br, float ux, float uy, uint8_t k,
+                           float *bx, float *by) {
+  double len = hypot(ux, uy);
+  if (!(len > 0) || !isfinite(len)) ux = 1, uy = 0, len = 1;
+  const double dist = (double)(ar + br);
+  static const int8_t steps[16] = {0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, -8};
+  *bx = ulps((float)(ax + dist * (ux / len)), steps[k & 15]);
+  *by = ulps((float)(ay + dist * (uy / len)), steps[k >> 4]);
+}
+
 /* A zero as +0.0 (the header's convention), other values as they are: written apart from the
  * kernel's own way of doing it. */
 static float canonical_zero(float x) { return x == 0.0f ? 0.0f : x; }
@@ -90,12 +117,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool registered;
   if (!registered) registered = true, atexit(print_counts);
   fz_reader r = {data, size};
-  const size_t n = fz_u8(&r) % (MAX_N + 1);
+  const uint8_t head = fz_u8(&r);
+  const size_t n = head % (MAX_N + 1);
+  const bool touching = (head & 0x80) != 0;
   /* Fields: ax ay ar bx by br avx avy bvx bvy am bm, one exact-size array each. */
   float *f[12];
   for (int k = 0; k < 12; k++) f[k] = fz_alloc(n * sizeof(float));
   for (size_t i = 0; i < n; i++) {
-    for (int k = 0; k < 10; k++) f[k][i] = fz_float(&r);
+    if (touching) {
+      float v[6]; /* ax ay ar br ux uy */
+      for (int k = 0; k < 6; k++) v[k] = fz_float(&r);
+      f[0][i] = v[0], f[1][i] = v[1], f[2][i] = v[2], f[5][i] = v[3];
+      place_touching(v[0], v[1], v[2], v[3], v[4], v[5], fz_u8(&r), &f[3][i], &f[4][i]);
+    } else {
+      for (int k = 0; k < 6; k++) f[k][i] = fz_float(&r);
+    }
+    for (int k = 6; k < 10; k++) f[k][i] = fz_float(&r);
     f[10][i] = (float)(fz_u8(&r) + 1) / 4.0f;
     f[11][i] = (float)(fz_u8(&r) + 1) / 4.0f;
   }
@@ -182,7 +219,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                   names[k], test ? "squared" : "seed", i, hit[i], want_hit[test][i]);
           fz_print_floats("a x y r", (const float[]){f[0][i], f[1][i], f[2][i]}, 3);
           fz_print_floats("b x y r", (const float[]){f[3][i], f[4][i], f[5][i]}, 3);
-          fprintf(stderr, "  %s differs from scalar\n", names[k]);
+          const float six[6] = {f[0][i], f[1][i], f[2][i], f[3][i], f[4][i], f[5][i]};
+          fprintf(stderr, "  reference hit = %d (the single-pair function)", want_hit[test][i]);
+          if (finite_all(six, 6) && f[2][i] >= 0 && f[5][i] >= 0)
+            fprintf(stderr, "; exact (centre distance < r1 + r2): %d",
+                    exact_overlap(six[0], six[1], six[2], six[3], six[4], six[5]));
+          fprintf(stderr, "\n  %s hit = %d   <- DIFFERS from scalar\n", names[k], hit[i]);
           fz_fail();
         }
     }
@@ -203,7 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           fz_print_floats("b x y, v x y, m",
                           (const float[]){f[3][i], f[4][i], f[8][i], f[9][i], f[11][i]}, 5);
           fz_print_floats("batch", got, 4);
-          fz_print_floats("single pair", exp, 4);
+          fz_print_floats("reference (single pair)", exp, 4);
           fprintf(stderr, "  %s differs from scalar\n", names[k]);
           fz_fail();
         }

@@ -1,5 +1,6 @@
 /* The circle target's seeds: the seeds' example, boundaries (distance r1 + r2 exactly and one
- * ulp either side, at growing magnitudes) and special values.
+ * ulp either side, at growing magnitudes), special values, and near-touching pairs (the n
+ * byte's bit 7: b placed at distance r1 + r2 along a direction, a few ulps off).
  * Written by `make seeds` (fuzz/make_seeds.c runs seeds_write). */
 #include "encode.h"
 
@@ -20,6 +21,52 @@ static void circle_file(const char *name, const circle_pair *p, size_t n) {
     put8(&e, p[i].am), put8(&e, p[i].bm);
   }
   save(&e, name);
+}
+
+/* A near-touching pair (fuzz_circle.c, place_touching): a (x, y, r), b's r, the direction
+ * (x, y) and the k byte (the ulp steps of b's x, low nibble, and y, high nibble: 0, 1, -1, 2,
+ * -2 ...); velocities and masses as above. */
+typedef struct touching_pair {
+  float ax, ay, ar, br, ux, uy;
+  uint8_t k;
+  float avx, avy, bvx, bvy;
+  uint8_t am, bm;
+} touching_pair;
+
+static void touching_file(const char *name, const touching_pair *p, size_t n) {
+  enc e = {.n = 0};
+  put8(&e, (uint8_t)(0x80 | n));
+  for (size_t i = 0; i < n; i++) {
+    const float v[6] = {p[i].ax, p[i].ay, p[i].ar, p[i].br, p[i].ux, p[i].uy};
+    for (int k = 0; k < 6; k++) putf(&e, v[k]);
+    put8(&e, p[i].k);
+    const float w[4] = {p[i].avx, p[i].avy, p[i].bvx, p[i].bvy};
+    for (int k = 0; k < 4; k++) putf(&e, w[k]);
+    put8(&e, p[i].am), put8(&e, p[i].bm);
+  }
+  save(&e, name);
+}
+
+/* 127 near-touching pairs around `base`: radii and directions on the quarter grid (axes, 3-4-5
+ * and directions whose components are irrational: dx and dy with full significands), b at
+ * 0, +-1 and +-2 ulps on each axis; velocities head-on along the direction. */
+static void touching_seeds(const char *name, float base, float rscale, uint64_t seed) {
+  touching_pair p[127];
+  static const float dirs[][2] = {{1, 0},  {0, -1}, {3, 4},     {-4, 3},  {1, 2},     {2, -3},
+                                  {-5, 1}, {1, 1},  {7, -0.5f}, {-3, -7}, {0.25f, 6}, {5, 12}};
+  static const uint8_t ks[] = {0x00, 0x01, 0x10, 0x02, 0x20, 0x11, 0x22, 0x12,
+                               0x21, 0x03, 0x30, 0x04, 0x40, 0x34, 0x43};
+  for (size_t i = 0; i < 127; i++) {
+    const uint64_t u = splitmix64(&seed);
+    const float *d = dirs[u % 12];
+    const float ar = rscale * (float)(1 + (u >> 8) % 40) / 4,
+                br = rscale * (float)(1 + (u >> 16) % 40) / 4;
+    const float ax = base + (float)((int)((u >> 24) % 64) - 32) / 4;
+    const float ay = base - (float)((int)((u >> 32) % 64) - 32) / 4;
+    const uint8_t k = ks[i % sizeof ks], am = (uint8_t)(u >> 40), bm = (uint8_t)(u >> 48);
+    p[i] = (touching_pair){ax, ay, ar, br, d[0], d[1], k, d[0], d[1], -d[0], -d[1], am, bm};
+  }
+  touching_file(name, p, 127);
 }
 
 void seeds_write(void) {
@@ -57,4 +104,15 @@ void seeds_write(void) {
       {0, 0, 1, 0, -2e-23f, 1, 0, 1e38f, 0, 5, 3, 200},
   };
   circle_file("no-normal", near, 2);
+  /* Near-touching pairs: small values; radii 25 to 1000 around (1000, 1000); short inputs of
+   * one and three pairs (the third at 1e30, where (r1 + r2)^2 overflows). */
+  touching_seeds("near-touching", 0.0f, 1.0f, 1);
+  touching_seeds("near-touching-large", 1000.0f, 100.0f, 2);
+  const touching_pair one[3] = {
+      {0, 0, 2, 3, 1, 2, 0x00, 1, 2, -1, -2, 3, 3},
+      {0.25f, -1, 1.5f, 0.75f, -5, 1, 0x11, 0, 0, 0, 0, 0, 0},
+      {1e30f, 1e30f, 1e30f, 1e30f, 3, 4, 0x21, 1, 0, -1, 0, 7, 7},
+  };
+  touching_file("near-touching-one", one, 1);
+  touching_file("near-touching-three", one, 3);
 }
