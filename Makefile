@@ -32,6 +32,13 @@ REQUIRED_FLAGS := -std=c11 -pthread -ffp-contract=off -fno-fast-math $(PIC_FLAGS
 # expression there while the vector lanes round per operation. -fexcess-precision=fast turns
 # that off (gcc only; clang has no excess precision on these targets and refuses the flag).
 # core/src/backend.h asserts FLT_EVAL_METHOD == 0.
+# WebAssembly (CC="clang-14 --target=wasm32-wasi", AR=llvm-ar-14): Debian's wasi-libc has no
+# threads (-pthread would need a threaded libc and shared memory: the pool then runs on the
+# calling thread alone), no position-independent code and no shared library.
+ifneq ($(filter wasm32-%,$(shell $(CC) -dumpmachine)),)
+WASM := 1
+REQUIRED_FLAGS := $(filter-out -pthread $(PIC_FLAGS),$(REQUIRED_FLAGS))
+endif
 ifneq ($(shell echo __FLT_EVAL_METHOD__ | $(CC) -std=c11 -E -P -x c - 2>/dev/null),0)
 REQUIRED_FLAGS += -fexcess-precision=fast
 endif
@@ -118,6 +125,8 @@ $(foreach f,$(sort $(NATIVE_ISA_SRC) $(ISA_SRC)),\
 # vectors only pass between static functions of one file; the backend table's kernels take
 # pointers and scalars, so no ABI crosses a file boundary.
 EMU_FLAGS := -DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi
+# clang for wasm32 cannot honour SIMDe's vectorize pragmas in the NEON twin (-Wpass-failed).
+EMU_FLAGS += $(if $(WASM),-Wno-pass-failed)
 CORE_OBJ += $(NATIVE_ISA_SRC:%.c=$(O)/obj/%.o) $(ISA_SRC:%.c=$(O)/obj/%-emu.o)
 TEST_SRC := $(wildcard core/tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
@@ -197,7 +206,7 @@ export FUZZ_SECONDS FUZZ_JOBS
 .DEFAULT_GOAL := all
 
 all: lib
-lib: $(LIB) $(SHLIB)
+lib: $(LIB) $(if $(WASM),,$(SHLIB))
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(@D)

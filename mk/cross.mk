@@ -2,7 +2,8 @@
 
 # Bit for bit on another architecture, under qemu-user: ARCH=arm64 (native neon too) or s390x
 # (big-endian); cross-builds into build/cross-$(ARCH) with gcc and clang, runs the unit suite,
-# the corpora (also sanitized) and brief fuzzing (scripts/cross-test.sh).
+# the corpora (also sanitized), the golden digest and brief fuzzing (scripts/cross-test.sh).
+# ARCH=wasm32: the golden digest of clang's wasm32-wasi builds under Node (scripts/cross-test-wasm.sh).
 .PHONY: cross-test cross-selftest
 cross-test:
 	@bash scripts/cross-test.sh $(ARCH)

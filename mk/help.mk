@@ -50,8 +50,10 @@ Targets
   fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process a target, FUZZ_LANES
                  targets at once (part of make test)
   fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
-  cross-test     ARCH=arm64 or s390x: the unit suite on every backend and every corpus through
-                 every backend, bit for bit, cross-built into build/cross-ARCH, run under qemu
+  cross-test     ARCH=arm64 or s390x: the unit suite on every backend, every corpus through
+                 every backend and the golden digest, bit for bit, cross-built into
+                 build/cross-ARCH, run under qemu; ARCH=wasm32: the golden digest of two
+                 wasm32-wasi builds (plain, -msimd128) under Node's WASI
   cross-selftest show cross-test ARCH=arm64 finds a seeded bug in native-only NEON code, which
                  the emulated twin neon-emu (the x86 runs) does not have
   fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md

@@ -40,8 +40,9 @@ arch=${1:-}
 case "$arch" in
   arm64) triple=aarch64-linux-gnu qemu=qemu-aarch64 ;;
   s390x) triple=s390x-linux-gnu qemu=qemu-s390x ;;
+  wasm32) exec bash scripts/cross-test-wasm.sh ;; # WebAssembly under Node: its own script
   *)
-    echo "usage: scripts/cross-test.sh arm64|s390x" >&2
+    echo "usage: scripts/cross-test.sh arm64|s390x|wasm32" >&2
     exit 2
     ;;
 esac

@@ -3,6 +3,8 @@
 # Idempotent and quiet when everything is present. As root it runs apt-get; otherwise it
 # prints the apt-get line to run and fails, so a build never goes on half-equipped.
 #   install-deps.sh              the native packages (make, make test, make bench)
+#   install-deps.sh cross-wasm32 what scripts/cross-test-wasm.sh needs: WASI's C library, clang's
+#                                wasm32 runtime, the wasm linker and archiver, Node (WASI)
 #   install-deps.sh cross-ARCH   what scripts/cross-test.sh ARCH needs (ARCH: arm64, s390x):
 #                                the cross compiler, its C library, sanitizer and C++
 #                                runtimes, qemu-user (clang-14 is native), and ARCH as a
@@ -15,8 +17,9 @@ case "${1:-}" in
   "") ;;
   cross-arm64) cross=arm64 triple=aarch64-linux-gnu ;;
   cross-s390x) cross=s390x triple=s390x-linux-gnu ;;
+  cross-wasm32) cross=wasm32 ;;
   *)
-    echo "usage: install-deps.sh [cross-arm64|cross-s390x]" >&2
+    echo "usage: install-deps.sh [cross-arm64|cross-s390x|cross-wasm32]" >&2
     exit 2
     ;;
 esac
@@ -36,7 +39,14 @@ packages=(
   python3 python3-matplotlib python3-scipy python3-yaml
   zip                         # seed corpora for ClusterFuzzLite
 )
-if [ -n "$cross" ]; then
+if [ "$cross" = wasm32 ]; then
+  packages=(
+    wasi-libc libclang-rt-14-dev-wasm32 # the C library and compiler runtime for wasm32-wasi
+    lld-14 llvm-14                      # wasm-ld; llvm-ar-14 (GNU ar writes no index wasm-ld reads)
+  )
+  # Node (its WASI module runs the programs): Debian's nodejs unless a node is there already.
+  command -v node > /dev/null 2>&1 || packages+=(nodejs)
+elif [ -n "$cross" ]; then
   # Never the foreign architecture's -dev packages: they conflict with the native ones (e.g.
   # libcriterion-dev:arm64 removes libcriterion-dev); cross-test.sh unpacks them under build/.
   packages=(

@@ -18,7 +18,27 @@
 #include "parallel.h"
 
 #include <errno.h>
+#if defined(__wasi__) && !defined(_REENTRANT)
+/* WASI without threads (wasi-libc built without them has no pthread.h): no worker can be
+ * started, so a pool is the calling thread alone (threads == 1: pool_run runs the tasks
+ * inline) and asking for more is COL_ERR_TASKS, as when pthread_create fails. Nothing else
+ * runs, so the locks are no-ops. */
+typedef int pthread_t, pthread_mutex_t, pthread_cond_t;
+#define PTHREAD_MUTEX_INITIALIZER    0
+#define pthread_create(t, a, f, arg) ((void)(t), (void)(f), (void)(arg), EAGAIN)
+#define pthread_join(t, r)           ((void)(t), 0)
+#define pthread_mutex_init(m, a)     ((void)(m), 0)
+#define pthread_mutex_destroy(m)     ((void)(m), 0)
+#define pthread_mutex_lock(m)        ((void)(m), 0)
+#define pthread_mutex_unlock(m)      ((void)(m), 0)
+#define pthread_cond_init(c, a)      ((void)(c), 0)
+#define pthread_cond_destroy(c)      ((void)(c), 0)
+#define pthread_cond_signal(c)       ((void)(c), 0)
+#define pthread_cond_broadcast(c)    ((void)(c), 0)
+#define pthread_cond_wait(c, m)      ((void)(c), (void)(m), 0)
+#else
 #include <pthread.h>
+#endif
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
