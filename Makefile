@@ -52,9 +52,23 @@ SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZERS) -fno-s
 # SANITIZE=thread: ThreadSanitizer (make tsan, build/tsan), which no other sanitizer joins.
 TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 
-FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter %fast-math %Ofast,$(CFLAGS)))
+# Flags that change floating-point results: refused in CFLAGS, where the required flags after
+# them would undo some (-ffp-contract=off) and not others. A compared variant takes them in
+# CHOICE_CFLAGS, which comes after the required flags (scripts/choice.py moves them there for
+# scripts/compare, make fuzz-choice and make bench-choices); never in the project's own
+# reference folders, whose builds the tests and committed figures use.
+FP_BREAKERS := %fast-math -Ofast -ffp-contract=fast -ffp-contract=on -funsafe-math-optimizations \
+  -fassociative-math -freciprocal-math -ffinite-math-only -fno-signed-zeros -fapprox-func \
+  -fcx-limited-range
+FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter $(FP_BREAKERS),$(CFLAGS)))
 ifneq ($(FAST_MATH_FLAGS),)
-$(error CFLAGS contains $(FAST_MATH_FLAGS): collide's bit-exact contract forbids fast math)
+$(error CFLAGS contains $(FAST_MATH_FLAGS): collide's bit-exact contract forbids it in the build's own flags; a compared variant takes it in CHOICE_CFLAGS (scripts/compare --build, make fuzz-choice CHOICE=...))
+endif
+CHOICE_CFLAGS ?=
+ifneq ($(strip $(CHOICE_CFLAGS)),)
+ifneq ($(filter build/release build/test build/asan build/tsan build/fuzz,$(patsubst %/,%,$(O))),)
+$(error CHOICE_CFLAGS is for a compared variant's own build folder, not $(O): the reference builds stay strict)
+endif
 endif
 
 # Fuzzing builds (clang only): the library and targets carry libFuzzer's coverage hooks.
@@ -76,18 +90,18 @@ VALIDATE ?= $(if $(SANITIZE)$(filter build/test,$(O)),1,0)
 VALIDATE_FLAGS = $(if $(filter 1,$(VALIDATE)),-DCOL_VALIDATE)
 
 ifeq ($(SANITIZE),1)
-ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
+ALL_CFLAGS = $(CFLAGS) $(SANITIZE_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) $(CHOICE_CFLAGS)
 LDFLAGS_EXTRA = -fsanitize=$(SANITIZERS)
 # A peer library's own leaks (bench/peers/lsan.supp says which and why) do not fail the run.
 export LSAN_OPTIONS := $(if $(LSAN_OPTIONS),$(LSAN_OPTIONS):)suppressions=$(CURDIR)/bench/peers/lsan.supp
 else ifeq ($(SANITIZE),thread)
-ALL_CFLAGS = $(CFLAGS) $(TSAN_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
+ALL_CFLAGS = $(CFLAGS) $(TSAN_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) $(CHOICE_CFLAGS)
 LDFLAGS_EXTRA = -fsanitize=thread
 else ifeq ($(SANITIZE),fuzz)
-ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) -Ifuzz
+ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) -Ifuzz $(CHOICE_CFLAGS)
 LDFLAGS_EXTRA = -fsanitize=fuzzer,$(FUZZ_SANITIZERS)
 else
-ALL_CFLAGS = $(CFLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS)
+ALL_CFLAGS = $(CFLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) $(CHOICE_CFLAGS)
 LDFLAGS_EXTRA =
 endif
 
@@ -295,7 +309,7 @@ format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
-	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h
+	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h tools/choice/*.c
 
 include mk/install.mk
 
@@ -309,7 +323,7 @@ clean:
 	$(NOT_MOUNTED)
 	rm -rf --one-file-system build/release build/test build/asan build/tsan build/tsan-selftest build/selftest-tsan build/fuzz build/selftest build/seeds build/cfl \
 	  build/fuzz-failure-check \
-	  build/install-check build/compare-0 build/compare-1 build/digest-selftest $(O)
+	  build/install-check build/compare-0 build/compare-1 build/digest-selftest build/choice build/fuzz-choice $(O)
 
 # Also what fuzzing and benchmarking left: crashes, new corpus entries, quick and filtered runs.
 distclean: clean
@@ -317,5 +331,6 @@ distclean: clean
 
 # (Only the dependency files of this build's own user files: one left by another
 # USER_KERNELS list may name a file that is not there.)
+-include $(wildcard $(O)/obj/tools/choice/*.d)
 -include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(USER_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/fuzz/*/*.d \
   $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d $(O)/obj/tools/soak/*.d $(O)/obj/tools/digest/*.d)

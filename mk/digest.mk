@@ -52,3 +52,30 @@ digest-golden: $(DEPS_STAMP)
 # and the first differing input (scripts/digest-selftest.sh).
 digest-selftest: $(DEPS_STAMP)
 	@bash scripts/digest-selftest.sh
+
+# make fuzz-choice CHOICE='CC=clang CFLAGS=-O3 -march=native -ffp-contract=fast': the digest's
+# kernels fuzzed on the reference build and on a variant in one libFuzzer program
+# (scripts/fuzz-choice.sh; tools/choice/). The variant's folder builds choice-variant.o: the
+# digest's kernels and the variant's library linked into one relocatable object whose only
+# global names are choice_variant_kernels and choice_variant_run (objcopy makes the rest
+# local), so the two libraries' col_ names never meet.
+CHOICE_SRC := $(wildcard tools/choice/*.c)
+DIGEST_KERNEL_OBJ := $(filter-out %/main.o,$(DIGEST_OBJ))
+$(O)/obj/tools/choice/%.o: tools/choice/%.c $(O)/.flags $(DIGEST_BUILD_H) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(DIGEST_CFLAGS) $(HARNESS_INC) -Itools/digest -I$(O)/gen -MMD -MP -c $< -o $@
+$(O)/choice-variant.o: $(DIGEST_KERNEL_OBJ) $(O)/obj/tools/choice/variant_entry.o $(LIB)
+	ld -r -o $@.all.o $(DIGEST_KERNEL_OBJ) $(O)/obj/tools/choice/variant_entry.o --whole-archive $(LIB) --no-whole-archive
+	objcopy --keep-global-symbol=choice_variant_kernels --keep-global-symbol=choice_variant_run $@.all.o $@
+	@rm -f $@.all.o
+# Linked in the fuzz build (O=build/fuzz, SANITIZE=fuzz) with the variant's object named by
+# FUZZ_CHOICE_VARIANT, into the variant's folder.
+FUZZ_CHOICE_VARIANT ?=
+$(dir $(FUZZ_CHOICE_VARIANT))fuzz_choice: $(O)/obj/tools/choice/fuzz_choice.o $(DIGEST_KERNEL_OBJ) $(LIB) \
+  $(FUZZ_CHOICE_VARIANT)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ -lm -o $@
+
+.PHONY: fuzz-choice
+# FUZZ_SECONDS (default 30) of fuzzing; INPUT=file runs one input again (exit 1 while it differs).
+fuzz-choice: $(DEPS_STAMP)
+	@bash scripts/fuzz-choice.sh

@@ -21,6 +21,10 @@ Targets
   digest         every public kernel over the versioned input set on every backend here:
                  one hash per kernel and backend (O/collide-digest, O/digest.txt; DIGEST_ARGS:
                  its options, e.g. --inputs, --kernel K, --show K:I; docs/determinism.md)
+  fuzz-choice    does a build choice change any answer? CHOICE='make variables' (e.g.
+                 'CC=clang CFLAGS=-O3 -march=native -ffp-contract=fast') is built apart and
+                 fuzzed against the reference, every kernel of the digest, FUZZ_SECONDS; the
+                 first differing input is minimized and shown; INPUT=file runs one again
   digest-check   O's digest against tools/digest/golden.txt (part of make test)
   digest-golden  rewrite tools/digest/golden.txt from build/release (inputs or semantics
                  changed on purpose: raise DG_INPUT_SET in tools/digest/digest.h too)
@@ -108,6 +112,10 @@ Variables (default in brackets)
   FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
   FUZZ_LANES     targets fuzzed side by side by fuzz-brief and make test [the cores: $(FUZZ_JOBS_DEFAULT)]
   FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
+  CHOICE         fuzz-choice's variant: make variables (scripts/choice.py: CFLAGS+=x adds to
+                 the defaults, CFLAGS=x replaces them) []
+  CHOICE_CFLAGS  a compared variant's flags, after the required ones (so -ffp-contract=fast
+                 and fast math take effect there); refused in the project's own folders []
   DIGEST_ARGS    options for make digest / digest-check (collide-digest --help) []
   SELFTEST_ONLY  fuzz-selftest, cross-selftest run only these seeded bugs (name,name) [all]
   SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]

@@ -1,6 +1,9 @@
 /* The digest's context: where an input's values come from (splitmix64 from the kernel's name
  * and the input's index, or a fuzzer's bytes), the answer's canonical bytes into XXH3, and the
  * --show printer. */
+/* open_memstream, strtok_r */
+#define _POSIX_C_SOURCE 200809L
+
 #include "digest.h"
 
 #include "splitmix64.h"
@@ -35,8 +38,9 @@ uint64_t dg_u64(dg_ctx *c) {
  * changes one choice); the generator's draws take a whole word either way. */
 static uint32_t draw_small(dg_ctx *c, uint32_t n) {
   if (c->bytes) {
-    uint32_t v = c->at < c->nbytes ? c->bytes[c->at++] : 0;
-    if (n > 256) v |= (uint32_t)(c->at < c->nbytes ? c->bytes[c->at++] : 0) << 8;
+    /* One byte even for n > 256: a fuzzer's sets stay under 256 more than their base size,
+     * so that an input costs milliseconds at most. */
+    const uint32_t v = c->at < c->nbytes ? c->bytes[c->at++] : 0;
     return v % n;
   }
   return (uint32_t)(splitmix64(&c->state) % n);
@@ -236,6 +240,49 @@ uint64_t dg_run_bytes(const dg_kernel *k, const uint8_t *bytes, size_t n, FILE *
   c.bytes = bytes;
   c.nbytes = n;
   return finish(&c, k, 0, show);
+}
+
+char *dg_show_text(const dg_kernel *k, uint32_t index, const uint8_t *bytes, size_t n) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  if (!f) {
+    perror("collide: open_memstream");
+    abort();
+  }
+  if (bytes)
+    dg_run_bytes(k, bytes, n, f);
+  else
+    dg_run_input(k, index, f);
+  fclose(f);
+  return text;
+}
+
+void dg_print_difference(FILE *out, const char *name_a, char *text_a, const char *name_b,
+                         char *text_b) {
+  size_t shown = 0, hidden = 0, differ = 0;
+  bool in_answer = false;
+  char *sa = NULL, *sb = NULL;
+  char *la = strtok_r(text_a, "\n", &sa), *lb = strtok_r(text_b, "\n", &sb);
+  for (la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb); la && lb;
+       la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
+    if (strncmp(la, "  input ", 8) == 0) in_answer = false;
+    if (strncmp(la, "  answer ", 9) == 0) in_answer = true;
+    const bool head = strncmp(la, "    ", 4) != 0;
+    if (!in_answer) {
+      if (shown < 30)
+        fprintf(out, "  %s\n", la), shown++;
+      else
+        hidden++;
+    } else if (strcmp(la, lb) != 0) {
+      if (differ++ < 8) fprintf(out, "  %-10s %s\n  %-10s %s\n", name_a, la, name_b, lb);
+    } else if (head && differ < 8) {
+      fprintf(out, "  %-10s %s\n", "both", la);
+    }
+  }
+  if (hidden || differ > 8)
+    fprintf(out, "  (%zu more lines of input, %zu more differing lines of answers not shown)\n",
+            hidden, differ > 8 ? differ - 8 : 0);
 }
 
 uint64_t dg_fold(const uint64_t *hashes, size_t n) {

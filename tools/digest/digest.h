@@ -93,6 +93,14 @@ void *dg_alloc(size_t bytes);
 uint64_t dg_run_input(const dg_kernel *k, uint32_t index, FILE *show);
 /* The same with the values drawn from `bytes` (make fuzz-choice): exhausted bytes read as 0. */
 uint64_t dg_run_bytes(const dg_kernel *k, const uint8_t *bytes, size_t n, FILE *show);
+/* The text --show prints for one input (by index, or from `bytes` when not NULL), on the
+ * active backend; the caller frees it. */
+char *dg_show_text(const dg_kernel *k, uint32_t index, const uint8_t *bytes, size_t n);
+/* Where two --show texts of one input differ: the input once (its first 30 lines), then each
+ * answer's first line and, of its value lines, those that differ (both sides', at most 8).
+ * Tokenizes both texts in place. */
+void dg_print_difference(FILE *out, const char *name_a, char *text_a, const char *name_b,
+                         char *text_b);
 /* The kernel's hash from its inputs' hashes (in index order). */
 uint64_t dg_fold(const uint64_t *hashes, size_t n);
 

@@ -1,9 +1,6 @@
 /* collide-digest: every public kernel over the versioned input set, on every backend this CPU
  * runs; one line per kernel and backend (kernel, backend, inputs, hash). `collide-digest
  * --help` and README's "Same answers everywhere" say how to use it. */
-/* open_memstream, strtok_r */
-#define _POSIX_C_SOURCE 200809L
-
 #include "digest.h"
 
 #include "backend_filter.h"
@@ -89,50 +86,14 @@ static void select_backend(const char *name) {
 
 /* The input and answer text of one input on one backend. */
 static char *show_text(const dg_kernel *k, const char *backend, uint32_t index) {
-  char *text = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream(&text, &size);
-  if (!f) {
-    perror("collide-digest: open_memstream");
-    exit(2);
-  }
   select_backend(backend);
-  dg_run_input(k, index, f);
-  fclose(f);
-  return text;
+  return dg_show_text(k, index, NULL, 0);
 }
 
-/* Prints where two answers to one input differ: the input once (its first 30 lines), then the
- * answers: each answer's first line, and of its value lines only those that differ, both sides'. */
 static void report_input(const dg_kernel *ka, const char *ba, const dg_kernel *kb, const char *bb,
                          uint32_t index) {
   char *ta = show_text(ka, ba, index), *tb = show_text(kb, bb, index);
-  const char *name_a = ka == kb ? ba : ka->name, *name_b = ka == kb ? bb : kb->name;
-  size_t shown = 0, hidden = 0, differ = 0;
-  bool in_answer = false;
-  char *sa = NULL, *sb = NULL;
-  char *la = strtok_r(ta, "\n", &sa), *lb = strtok_r(tb, "\n", &sb);
-  for (la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb); la && lb;
-       la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
-    if (strncmp(la, "  input ", 8) == 0) in_answer = false;
-    if (strncmp(la, "  answer ", 9) == 0) in_answer = true;
-    const bool head = strncmp(la, "    ", 4) != 0;
-    if (!in_answer) {
-      if (shown < 30)
-        fprintf(stderr, "  %s\n", la), shown++;
-      else
-        hidden++;
-    } else if (strcmp(la, lb) != 0) {
-      if (differ++ < 8) fprintf(stderr, "  %-10s %s\n  %-10s %s\n", name_a, la, name_b, lb);
-    } else if (head && differ < 8) {
-      fprintf(stderr, "  %-10s %s\n", "both", la);
-    }
-  }
-  if (hidden || differ > 8)
-    fprintf(stderr,
-            "  (%zu more lines of input, %zu more differing lines of answers: --show prints them "
-            "all)\n",
-            hidden, differ > 8 ? differ - 8 : 0);
+  dg_print_difference(stderr, ka == kb ? ba : ka->name, ta, ka == kb ? bb : kb->name, tb);
   free(ta), free(tb);
 }
 

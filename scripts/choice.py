@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""The one parser of a build "choice": make variables as a user writes them.
+
+  scripts/choice.py make-args 'CC=clang CFLAGS=-O3 -march=native -ffp-contract=fast'
+      the make arguments, NUL-separated (bash: mapfile -d '' args < <(scripts/choice.py ...))
+  scripts/choice.py label 'CHOICE'      a one-line label ("reference" or "not the reference: ...")
+  scripts/choice.py reference 'CHOICE'  exit 0 when the choice keeps the bit-exact flags
+
+Syntax: whitespace-separated tokens (shell quoting works); NAME=value or NAME+=value (NAME:
+[A-Z_][A-Z0-9_]*) starts an assignment and the tokens after it that are not assignments join
+its value. CFLAGS+=x keeps the Makefile's flags and adds x after them (CHOICE_CFLAGS);
+CFLAGS=x replaces them: the flags of x that would break the bit-exact contract (contraction,
+fast math) go to CHOICE_CFLAGS, after the flags the build requires, so that they take effect
+(the Makefile refuses them in CFLAGS, where they would be undone). A choice with such flags
+is "not the reference". Used by scripts/compare --build, make fuzz-choice and
+make bench-choices.
+"""
+import re
+import shlex
+import sys
+
+ASSIGN = re.compile(r"^([A-Z_][A-Z0-9_]*)(\+?=)(.*)$", re.S)
+# Flags that change floating-point results: the Makefile refuses them in CFLAGS.
+BREAKERS = re.compile(r"^(-ffp-contract=(?!off$).*|-ffast-math|-Ofast|-funsafe-math-optimizations|"
+                      r"-fassociative-math|-freciprocal-math|-ffinite-math-only|-fno-signed-zeros|"
+                      r"-fapprox-func|-fcx-limited-range)$")
+
+
+class ChoiceError(Exception):
+    pass
+
+
+def parse(text):
+    """[(name, op, value)] from a choice string."""
+    try:
+        tokens = shlex.split(text)
+    except ValueError as e:
+        raise ChoiceError(f"{text!r}: {e}")
+    out = []
+    for t in tokens:
+        m = ASSIGN.match(t)
+        if m:
+            out.append([m.group(1), m.group(2), m.group(3)])
+        elif out:
+            out[-1][2] = (out[-1][2] + " " + t).strip()
+        else:
+            raise ChoiceError(f"{text!r}: '{t}' is not NAME=value (a choice is make variables, "
+                              "e.g. 'CC=clang CFLAGS+=-O3 -march=native')")
+    return [tuple(a) for a in out]
+
+
+def make_args(text):
+    """The make arguments, and the flags moved to CHOICE_CFLAGS."""
+    args, choice = [], []
+    for name, op, value in parse(text):
+        if name == "CHOICE_CFLAGS":
+            choice += value.split()
+        elif name == "CFLAGS" and op == "+=":
+            choice += value.split()
+        elif name == "CFLAGS":
+            flags = value.split()
+            choice += [f for f in flags if BREAKERS.match(f)]
+            kept = [f for f in flags if not BREAKERS.match(f)]
+            if not any(re.match(r"^-O", f) for f in flags):
+                print(f"choice: CFLAGS={value} has no -O level: that build is unoptimized "
+                      "(CFLAGS+= keeps the defaults)", file=sys.stderr)
+            args.append("CFLAGS=" + " ".join(kept))
+        elif op == "+=":
+            raise ChoiceError(f"{name}+=: only CFLAGS can be added to (write {name}=...)")
+        else:
+            args.append(f"{name}={value}")
+    if choice:
+        args.append("CHOICE_CFLAGS=" + " ".join(choice))
+    return args, choice
+
+
+def breaks(text):
+    """The flags of the choice that break the bit-exact contract."""
+    return [f for f in make_args(text)[1] if BREAKERS.match(f)]
+
+
+def label(text):
+    shown = " ".join(make_args(text)[0]) or "the defaults"
+    bad = breaks(text)
+    return (f"{shown} (not the reference: {' '.join(bad)} breaks the bit-exact contract)" if bad
+            else f"{shown} (bit-exact flags)")
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ("make-args", "label", "reference"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        if argv[1] == "make-args":
+            args, _ = make_args(argv[2])
+            sys.stdout.write("".join(a + "\0" for a in args))
+        elif argv[1] == "label":
+            print(label(argv[2]))
+        else:
+            return 0 if not breaks(argv[2]) else 1
+    except ChoiceError as e:
+        print(f"choice: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
