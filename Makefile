@@ -323,7 +323,7 @@ clean:
 	$(NOT_MOUNTED)
 	rm -rf --one-file-system build/release build/test build/asan build/tsan build/tsan-selftest build/selftest-tsan build/fuzz build/selftest build/seeds build/cfl \
 	  build/fuzz-failure-check \
-	  build/install-check build/compare-0 build/compare-1 build/digest-selftest build/choice build/fuzz-choice $(O)
+	  build/install-check build/compare-0 build/compare-1 build/digest-selftest build/choice build/choices build/fuzz-choice $(O)
 
 # Also what fuzzing and benchmarking left: crashes, new corpus entries, quick and filtered runs.
 distclean: clean

@@ -43,3 +43,11 @@ soak-selftest: $(SOAKBIN)
 bench-check: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/test build/test/collide-bench
 	@bash scripts/check-bench-errors.sh build/test
+
+# Build choices priced in time and in answers (scripts/bench-choices.py): the default list of
+# choices (or BENCH_CHOICES='choice; choice', each make variables) built in build/choices/, every
+# family's headline rows timed in alternating rounds, each digest compared with the reference's;
+# writes results/<machine>/choices/, which the report shows. About 10 minutes here.
+.PHONY: bench-choices
+bench-choices: $(DEPS_STAMP)
+	@$(PYTHON) scripts/bench-choices.py

@@ -37,6 +37,11 @@ Targets
                  (shared and --static) and CMake, uninstall; part of make test
   bench          time the benchmarks (suite BENCH) in build/release; write results/<machine>/
                  and, for a complete default or full run, results/REPORT.md
+  bench-choices  build choices priced in time and answers: gcc -O2 (the reference), -O3,
+                 -O3 -march=native, clang -O2, clang -O3 -march=native, -ffp-contract=fast
+                 -march=native, -ffast-math (or BENCH_CHOICES='choice; choice'), each family's
+                 headline rows timed in alternating rounds and each digest compared with the
+                 reference's; writes results/<machine>/choices/, shown by the report (~10 min)
   report         regenerate results/REPORT.md and results/plots/ from the JSON in results/
   fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz); the
                  first disagreement stops it, minimized and reported with a fuzz-repro command
@@ -112,6 +117,7 @@ Variables (default in brackets)
   FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
   FUZZ_LANES     targets fuzzed side by side by fuzz-brief and make test [the cores: $(FUZZ_JOBS_DEFAULT)]
   FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
+  BENCH_CHOICES  bench-choices' choices, ';'-separated make variables [the default list]
   CHOICE         fuzz-choice's variant: make variables (scripts/choice.py: CFLAGS+=x adds to
                  the defaults, CFLAGS=x replaces them) []
   CHOICE_CFLAGS  a compared variant's flags, after the required ones (so -ffp-contract=fast

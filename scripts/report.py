@@ -29,7 +29,7 @@ import report_util
 from report_data import (ABSOLUTE_TARGETS, TARGETS, backend_kinds, backend_order, complete_run, cycles,
                          family_kinds, load_runs, newest_per_machine, own_section, pixels, run_time,
                          speedup, table_of)
-from report_choices import comparisons, user_section
+from report_choices import build_choices_section, comparisons, user_section
 from report_machines import (cpu_identity, machine_labels, machines_section, plot_folder, proven_lines,
                              revision_text, uncommitted_changes)
 from report_util import (fmt, human_items, place_legend, plt, readable_log_axes, save_figure,
@@ -250,6 +250,7 @@ def report_run(path, data, out_dir, rel, machine):
 
     lines += user_section(table, kinds)
     lines += comparisons(table, order, kinds, families)
+    lines += build_choices_section(path)
     lines += pixels_section(table, order, kinds, out_dir, rel, machine)
     lines += dynamics_section(table, out_dir, rel, machine)
     lines += sweep_section(table, order)

@@ -1,6 +1,10 @@
-"""Two sections of the report (report.py): "Your kernels" (user backends and broadphases
-against ours, same run) and "Choices side by side" (layouts, native vs emulated, hand-written
-SIMD vs the compiler's auto-vectorization, first-hit vs counting)."""
+"""Three sections of the report (report.py): "Your kernels" (user backends and broadphases
+against ours, same run), "Choices side by side" (layouts, native vs emulated, hand-written
+SIMD vs the compiler's auto-vectorization, first-hit vs counting) and "Build choices" (the
+newest table of make bench-choices in the run's machine folder: speed and answers)."""
+import glob
+import os
+
 from report_data import own_section, pixels
 from report_util import fmt, human_items, times
 
@@ -117,3 +121,17 @@ def comparisons(table, order, kinds, families):
         "Sprites, first-hit ÷ counting throughput when nothing collides (both must scan the "
         "whole overlap; first-hit skips the popcount):", "side")
     return lines
+
+
+def build_choices_section(run_path):
+    """The newest results/<machine>/choices/*.md (scripts/bench-choices.py) beside the run, under
+    its own heading; nothing when the machine has none."""
+    tables = sorted(glob.glob(os.path.join(os.path.dirname(run_path), "choices", "*.md")))
+    if not tables:
+        return []
+    with open(tables[-1]) as f:
+        body = f.read().strip()
+    return ["### Build choices: speed and answers", "",
+            f"`make bench-choices` ({os.path.basename(tables[-1])}; docs/determinism.md says what "
+            "the answers mean). Flags that break the bit-exact contract are labelled and never "
+            "used for the other figures of this report.", "", body, ""]
