@@ -127,7 +127,7 @@ void bench_machine_name(char *out, size_t size) {
     return;
   }
   const cpu_identity id = identity();
-  char name[96], family[16], model[16], stepping[16];
+  char name[96], family[32], model[32], stepping[32]; /* as cpu_identity's fields */
   slug(id.model_name, name, sizeof name);
   compact(id.family, family, sizeof family);
   compact(id.model, model, sizeof model);
