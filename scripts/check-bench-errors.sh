@@ -162,5 +162,24 @@ if grep -qF warning "$work/compare.log"; then
   cat "$work/compare.log" >&2
   fail "compare of a file with itself warns"
 fi
-echo "bench-check: compare: a clear error on non-JSON, a warning across CPUs, \"same\" for equal medians: ok"
+expect_fail "compare --reps on two result files" "--reps applies to runs" \
+  "$python" scripts/compare "${runs[0]}" "${runs[0]}" --reps 3
+expect_fail "compare --build with a side that is not make variables" "'-O3' is not NAME=value" \
+  "$python" scripts/compare --build 'CFLAGS=-O2' '-O3'
+expect_fail "compare --digest on a file that is not a digest" "not.json: not a collide-digest output" \
+  "$python" scripts/compare --digest "$work/not.json" tools/digest/golden.txt
+# Two digests, one answer changed: named, with how many inputs and the first.
+printf '# collide digest: input set 1\nk scalar 2 00000000000000aa\ninput k scalar 0 1\ninput k scalar 1 2\n' > "$work/d1.txt"
+sed 's/aa$/ab/; s/^input k scalar 1 2$/input k scalar 1 3/' "$work/d1.txt" > "$work/d2.txt"
+expect_fail "compare --digest of two digests that differ" "differs on 1 of 2 inputs (scalar); the first is input 1" \
+  "$python" scripts/compare --digest "$work/d1.txt" "$work/d2.txt"
+"$python" scripts/compare --digest "$work/d1.txt" "$work/d1.txt" > "$work/compare.log" 2>&1 ||
+  { cat "$work/compare.log" >&2; fail "compare --digest of a digest with itself failed"; }
+expect_text "compare --digest of a digest with itself" "$work/compare.log" "same answers on all 2 inputs"
+# The Makefile: result-changing flags refused in CFLAGS, CHOICE_CFLAGS in the project's folders.
+expect_fail "make with -ffp-contract=fast in CFLAGS" "a compared variant takes it in CHOICE_CFLAGS" \
+  make --no-print-directory -n CFLAGS='-O2 -ffp-contract=fast' lib
+expect_fail "make with CHOICE_CFLAGS in build/release" "not build/release: the reference builds stay strict" \
+  make --no-print-directory -n O=build/release CHOICE_CFLAGS=-O3 lib
+echo "bench-check: compare: a clear error on non-JSON, non-digest files, --reps on files and a bad build side; a warning across CPUs, \"same\" for equal medians; digests compared by input; the Makefile's flag refusals: ok"
 echo "bench-check: every failure said why; concurrent runs and two machines kept apart: ok"
