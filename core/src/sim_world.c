@@ -177,7 +177,10 @@ static col_status world_broadphase(col_world *w, float dt, col_broadphase algori
     s->box[0][i] = b.min.x + (dx < 0 ? dx : 0), s->box[2][i] = b.max.x + (dx > 0 ? dx : 0);
     s->box[1][i] = b.min.y + (dy < 0 ? dy : 0), s->box[3][i] = b.max.y + (dy > 0 ? dy : 0);
     s->moved[i] = col__maxf(col__absf(dx), col__absf(dy));
-    extent += col__minf(b.max.x - b.min.x, b.max.y - b.min.y);
+    /* An inverted box has no extent (its negative side made the mean, and so every margin,
+     * negative: the grown boxes shrank and the candidates missed real pairs). */
+    const float side = col__minf(b.max.x - b.min.x, b.max.y - b.min.y);
+    extent += side > 0 ? side : 0;
     cmax = col__maxf(cmax, col__maxf(col__maxf(col__absf(s->box[0][i]), col__absf(s->box[2][i])),
                                      col__maxf(col__absf(s->box[1][i]), col__absf(s->box[3][i]))));
   }

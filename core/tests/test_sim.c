@@ -235,6 +235,32 @@ Test(sim, a_wild_entity_lands_on_one_that_was_no_candidate) {
   }
 }
 
+/* An inverted box (max x far below min x; found by the golden digest): its negative side once
+ * made the mean extent, and so every entity's margin, negative, the grown boxes shrank and the
+ * broadphase step missed a collision the naive loop resolves. */
+Test(sim, an_inverted_box_does_not_shrink_the_other_entities_margins) {
+  for (size_t a = 0; a < NALG; a++) {
+    col_world w[2];
+    for (int k = 0; k < 2; k++) {
+      cr_assert_eq(col_world_create(3, (col_vec2){0, -0.5f}, &w[k]), COL_OK);
+      w[k].box[0] = (col_aabb2){{-34.5f, 11.25f}, {-28.25f, 18}};
+      w[k].box[1] = (col_aabb2){{-38.25f, 12}, {-32.75f, 16.25f}};
+      w[k].box[2] = (col_aabb2){{3100000, -40.5f}, {-1e30f, -40}}; /* inverted on x */
+      w[k].velocity[1] = (col_vec2){-70570.4f, -1.9375f};
+      w[k].weight[0] = w[k].weight[1] = w[k].weight[2] = 6;
+    }
+    col_sim_stats sn = {0, 0, 0}, sb = {0, 0, 0};
+    cr_assert_eq(col_world_step(&w[0], 1.0f / 60, COL_SIM_NAIVE, COL_BROADPHASE_BRUTE, &sn),
+                 COL_OK);
+    cr_assert_eq(col_world_step(&w[1], 1.0f / 60, COL_SIM_BROADPHASE, ALG(a), &sb), COL_OK);
+    cr_assert_eq(sn.contacts, 1u); /* entity 1 sweeps through entity 0 */
+    cr_expect(memcmp(w[0].box, w[1].box, sizeof(col_aabb2) * 3) == 0, "algorithm %zu differs", a);
+    cr_expect(memcmp(w[0].velocity, w[1].velocity, sizeof(col_vec2) * 3) == 0, "algorithm %zu", a);
+    cr_expect_eq(sb.contacts, sn.contacts, "algorithm %zu", a);
+    for (int k = 0; k < 2; k++) col_world_destroy(&w[k]);
+  }
+}
+
 /* The world step's grid over an extent past 1e30 on both axes (boxes near +-FLT_MAX; found by
  * the sim fuzzer): the cell side stops growing at 1e30, and the grid once asked for 1e14 cells
  * (out of memory, or ASan's allocation limit). It must stay within its cell budget, and still
