@@ -57,19 +57,27 @@ TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 # CHOICE_CFLAGS, which comes after the required flags (scripts/choice.py moves them there for
 # scripts/compare, make fuzz-choice and make bench-choices); never in the project's own
 # reference folders, whose builds the tests and committed figures use.
+# Allowed in CFLAGS: -fno-trapping-math, -frounding-math, -fsignaling-nans and -fno-math-errno
+# change no value collide computes (only whether FP exceptions and errno may be observed, which
+# collide never reads), and -march=/-mfma/-O3 cannot contract with -ffp-contract=off after them.
 FP_BREAKERS := %fast-math -Ofast -ffp-contract=fast -ffp-contract=on -funsafe-math-optimizations \
   -fassociative-math -freciprocal-math -ffinite-math-only -fno-signed-zeros -fapprox-func \
   -fcx-limited-range
 FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter $(FP_BREAKERS),$(CFLAGS)))
 ifneq ($(FAST_MATH_FLAGS),)
-$(error CFLAGS contains $(FAST_MATH_FLAGS): collide's bit-exact contract forbids it in the build's own flags; a compared variant takes it in CHOICE_CFLAGS (scripts/compare --build, make fuzz-choice CHOICE=...))
+$(error CFLAGS contains $(FAST_MATH_FLAGS): these flags change results, so collide's bit-exact contract (DESIGN.md 3) keeps them out of the build's own flags, and the -ffp-contract=off -fno-fast-math the build adds after CFLAGS would silently undo some of them. A compared variant takes them in CHOICE_CFLAGS, after the required flags, in a folder of its own: scripts/compare --build 'CFLAGS+=...' does that for you (so do make fuzz-choice CHOICE=... and make bench-choices))
 endif
+# CHOICE_CFLAGS: a compared variant's flags, after the required ones (so that -ffp-contract=fast,
+# -ffast-math, -Ofast, -march=native take effect); in BUILD_ID (O/.flags), so changing them
+# rebuilds. CHOICE_LABEL names the build for whoever records it.
 CHOICE_CFLAGS ?=
+REFERENCE_FOLDERS := build/release build/test build/asan build/tsan build/fuzz
 ifneq ($(strip $(CHOICE_CFLAGS)),)
-ifneq ($(filter build/release build/test build/asan build/tsan build/fuzz,$(patsubst %/,%,$(O))),)
-$(error CHOICE_CFLAGS is for a compared variant's own build folder, not $(O): the reference builds stay strict)
+ifneq ($(filter $(abspath $(REFERENCE_FOLDERS)),$(abspath $(O))),)
+$(error CHOICE_CFLAGS is for a compared variant's own build folder, not $(O): the reference builds (and the figures committed from them) stay strict; use another O, e.g. O=build/mine)
 endif
 endif
+CHOICE_LABEL := $(if $(strip $(CHOICE_CFLAGS)),not the reference: $(strip $(CHOICE_CFLAGS)),reference)
 
 # Fuzzing builds (clang only): the library and targets carry libFuzzer's coverage hooks.
 FUZZ_CC ?= $(CLANG)

@@ -81,8 +81,10 @@ Variables (default in brackets)
   CC             C compiler [gcc]; CC=clang uses clang, or clang-14 where only that exists
   CXX            C++ compiler (benchmark shim, peer engines) [g++; clang++ when CC is clang]
   CFLAGS         [-O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-                 -Wmissing-prototypes]; -std=c11 -ffp-contract=off are always added, fast math
-                 is refused
+                 -Wmissing-prototypes]; -std=c11 -ffp-contract=off -fno-fast-math are always
+                 added after it; flags that change results (-ffp-contract=fast or =on, fast
+                 math, -Ofast, -funsafe-math-optimizations, -fassociative-math, ...) are refused
+                 here: compare them with scripts/compare --build 'CFLAGS+=...' (CHOICE_CFLAGS)
   CXXFLAGS       [-O2 -g -Wall -Wextra -Werror]
   LDFLAGS        flags for every link only (-L, -Wl,...) [empty]
   PIC_FLAGS      [-fPIC -fno-semantic-interposition] the shared library needs position-
@@ -120,8 +122,10 @@ Variables (default in brackets)
   BENCH_CHOICES  bench-choices' choices, ';'-separated make variables [the default list]
   CHOICE         fuzz-choice's variant: make variables (scripts/choice.py: CFLAGS+=x adds to
                  the defaults, CFLAGS=x replaces them) []
-  CHOICE_CFLAGS  a compared variant's flags, after the required ones (so -ffp-contract=fast
-                 and fast math take effect there); refused in the project's own folders []
+  CHOICE_CFLAGS  a compared variant's flags, after the required ones (so -ffp-contract=fast,
+                 fast math, -Ofast take effect there); recorded in O/.flags; the build is then
+                 "not the reference" (CHOICE_LABEL); refused in build/release, build/test,
+                 build/asan, build/tsan, build/fuzz []
   DIGEST_ARGS    options for make digest / digest-check (collide-digest --help) []
   SELFTEST_ONLY  fuzz-selftest, cross-selftest run only these seeded bugs (name,name) [all]
   SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]

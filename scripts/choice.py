@@ -3,17 +3,24 @@
 
   scripts/choice.py make-args 'CC=clang CFLAGS=-O3 -march=native -ffp-contract=fast'
       the make arguments, NUL-separated (bash: mapfile -d '' args < <(scripts/choice.py ...))
-  scripts/choice.py label 'CHOICE'      a one-line label ("reference" or "not the reference: ...")
-  scripts/choice.py reference 'CHOICE'  exit 0 when the choice keeps the bit-exact flags
+  scripts/choice.py label 'CHOICE'      a one-line label: the make arguments, then "(reference: ...)"
+                                        or "(not the reference: ...)"
+  scripts/choice.py reference 'CHOICE'  exit 0 when the choice is the reference (no CHOICE_CFLAGS),
+                                        1 when it is not
+  scripts/choice.py breaks 'CHOICE'     the flags that break the bit-exact contract, one line
+                                        (empty when none)
 
 Syntax: whitespace-separated tokens (shell quoting works); NAME=value or NAME+=value (NAME:
 [A-Z_][A-Z0-9_]*) starts an assignment and the tokens after it that are not assignments join
 its value. CFLAGS+=x keeps the Makefile's flags and adds x after them (CHOICE_CFLAGS);
 CFLAGS=x replaces them: the flags of x that would break the bit-exact contract (contraction,
 fast math) go to CHOICE_CFLAGS, after the flags the build requires, so that they take effect
-(the Makefile refuses them in CFLAGS, where they would be undone). A choice with such flags
-is "not the reference". Used by scripts/compare --build, make fuzz-choice and
-make bench-choices.
+(the Makefile refuses them in CFLAGS, where they would be undone). A choice with any
+CHOICE_CFLAGS is "not the reference" (the Makefile's CHOICE_LABEL says the same); its label also
+says whether those flags break the bit-exact contract. CFLAGS=x without an -O level is built
+unoptimized: a warning on stderr says so. O is refused (the caller picks the build folder).
+Used by scripts/compare --build, make fuzz-choice and make bench-choices. Errors: exit 2 and
+one line on stderr.
 """
 import re
 import shlex
@@ -41,6 +48,11 @@ def parse(text):
         m = ASSIGN.match(t)
         if m:
             out.append([m.group(1), m.group(2), m.group(3)])
+        elif re.match(r"^\+?=", t):
+            raise ChoiceError(f"{text!r}: '{t}' has no variable name before the '='")
+        elif re.match(r"^[A-Za-z_][A-Za-z0-9_]*\+?=", t):
+            raise ChoiceError(f"{text!r}: '{t}': the make variables of a choice are upper case "
+                              "(CC, CFLAGS, ...)")
         elif out:
             out[-1][2] = (out[-1][2] + " " + t).strip()
         else:
@@ -65,8 +77,11 @@ def make_args(text):
                 print(f"choice: CFLAGS={value} has no -O level: that build is unoptimized "
                       "(CFLAGS+= keeps the defaults)", file=sys.stderr)
             args.append("CFLAGS=" + " ".join(kept))
+        elif name == "O":
+            raise ChoiceError(f"{text!r}: O={value}: a choice names how to build, not where "
+                              "(the caller gives each choice its own folder)")
         elif op == "+=":
-            raise ChoiceError(f"{name}+=: only CFLAGS can be added to (write {name}=...)")
+            raise ChoiceError(f"{text!r}: {name}+=: only CFLAGS can be added to (write {name}=...)")
         else:
             args.append(f"{name}={value}")
     if choice:
@@ -74,20 +89,33 @@ def make_args(text):
     return args, choice
 
 
-def breaks(text):
+def breaks(text, choice=None):
     """The flags of the choice that break the bit-exact contract."""
-    return [f for f in make_args(text)[1] if BREAKERS.match(f)]
+    return [f for f in (make_args(text)[1] if choice is None else choice) if BREAKERS.match(f)]
+
+
+def choose(text):
+    """(make arguments, CHOICE_CFLAGS as a list, whether it is the reference, label)."""
+    args, choice = make_args(text)
+    return args, choice, not choice, f"{' '.join(args) or 'the defaults'} ({status(choice)})"
+
+
+def status(choice):
+    """What a build with these CHOICE_CFLAGS is: "reference" or "not the reference: ..."."""
+    if not choice:
+        return "reference: the bit-exact flags"
+    bad = breaks(None, choice)
+    return (f"not the reference: {' '.join(choice)} after the required flags; "
+            + (f"{' '.join(bad)} breaks the bit-exact contract" if bad
+               else "within the bit-exact contract"))
 
 
 def label(text):
-    shown = " ".join(make_args(text)[0]) or "the defaults"
-    bad = breaks(text)
-    return (f"{shown} (not the reference: {' '.join(bad)} breaks the bit-exact contract)" if bad
-            else f"{shown} (bit-exact flags)")
+    return choose(text)[3]
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("make-args", "label", "reference"):
+    if len(argv) != 3 or argv[1] not in ("make-args", "label", "reference", "breaks"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
@@ -96,8 +124,10 @@ def main(argv):
             sys.stdout.write("".join(a + "\0" for a in args))
         elif argv[1] == "label":
             print(label(argv[2]))
+        elif argv[1] == "breaks":
+            print(" ".join(breaks(argv[2])))
         else:
-            return 0 if not breaks(argv[2]) else 1
+            return 0 if not make_args(argv[2])[1] else 1
     except ChoiceError as e:
         print(f"choice: {e}", file=sys.stderr)
         return 2

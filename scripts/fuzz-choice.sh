@@ -21,13 +21,13 @@ fail() {
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || fail "FUZZ_SECONDS=$seconds: must be a whole number of at least 1"
 [[ $min_seconds =~ ^[0-9]+$ ]] || fail "FUZZ_MINIMIZE_SECONDS=$min_seconds: must be a whole number"
 [ -z "${INPUT:-}" ] || [ -f "$INPUT" ] || fail "INPUT=$INPUT: no such file"
-args=()
-mapfile -d '' args < <("$python" scripts/choice.py make-args "$choice") || true
-"$python" scripts/choice.py make-args "$choice" > /dev/null || exit 2
-label=$("$python" scripts/choice.py label "$choice")
 hash=$(printf '%s' "$choice" | sha1sum | cut -c1-12)
 dir=build/choice/$hash
 mkdir -p "$dir"
+"$python" scripts/choice.py make-args "$choice" > "$dir/args" || exit 2
+args=()
+mapfile -d '' args < "$dir/args"
+label=$("$python" scripts/choice.py label "$choice" 2> /dev/null)
 printf '%s\n' "$choice" > "$dir/choice.txt"
 echo "fuzz-choice: the variant: $label"
 
