@@ -46,7 +46,7 @@ replay_one() { run "$1/replay_$2" "fuzz/corpus/$2" "${@:3}"; } # FOLDER TARGET [
 # target runs. On a difference, this machine's own build is digested too and the first input
 # whose answers differ is shown from both (the golden file holds hashes only).
 digest_one() { # FOLDER WHAT
-  local dir=$1 what=$2 t0=$SECONDS kernel index
+  local dir=$1 what=$2 t0=$SECONDS
   echo "== digest of the $what under $qemu against tools/digest/golden.txt"
   if run "$dir/collide-digest" --progress --check tools/digest/golden.txt > "$dir/digest.txt" \
     2> "$dir/digest.log"; then
@@ -55,22 +55,8 @@ digest_one() { # FOLDER WHAT
     return 0
   fi
   grep -v '^digest: ' "$dir/digest.log" | tail -n 40 >&2
-  kernel=$(sed -n 's/^collide-digest: DIFFERS from [^:]*: \([^ ]*\) on .*/\1/p' "$dir/digest.log" | head -n 1)
-  if [ -n "$kernel" ] && make -s --no-print-directory O=build/release build/release/collide-digest \
-    > "$dir/digest-native.log" 2>&1; then
-    build/release/collide-digest --kernel "$kernel" --backend scalar --inputs > "$dir/digest-native.txt" || true
-    run "$dir/collide-digest" --kernel "$kernel" --backend scalar --inputs > "$dir/digest-cross.txt" || true
-    index=$(awk '$1 == "input" { k = $2 " " $3 " " $4; if (FILENAME == ARGV[1]) h[k] = $5;
-      else if (k in h && h[k] != $5) { print $4; exit } }' "$dir/digest-native.txt" "$dir/digest-cross.txt")
-    if [ -n "$index" ]; then
-      echo "cross-test $arch: $kernel: the first input whose answers differ from this machine's: $index" >&2
-      echo "--- this machine ($(uname -m)):" >&2
-      build/release/collide-digest --show "$kernel:$index" --backend scalar | head -n 60 >&2 || true
-      echo "--- $arch under $qemu:" >&2
-      run "$dir/collide-digest" --show "$kernel:$index" --backend scalar | head -n 60 >&2 || true
-      echo "(the values: $qemu -L /usr/$triple $dir/collide-digest --show $kernel:$index)" >&2
-    fi
-  fi
+  bash scripts/digest-first-difference.sh "$dir/digest.log" "$dir" "$arch under $qemu" \
+    "$qemu" -L "/usr/$triple" "$dir/collide-digest"
   fail "the digest of the $what differs from tools/digest/golden.txt (log: $dir/digest.log)"
 }
 # 0 if SOURCE builds and runs cleanly under qemu (in the caller's environment); else $why is

@@ -58,23 +58,8 @@ for spec in "${variants[@]}"; do
     continue
   fi
   grep -v '^digest: ' "$dir/digest.log" | tail -n 40 >&2
-  kernel=$(sed -n 's/^collide-digest: DIFFERS from [^:]*: \([^ ]*\) on .*/\1/p' "$dir/digest.log" | head -n 1)
-  if [ -n "$kernel" ] && make -s --no-print-directory O=build/release build/release/collide-digest \
-    > "$dir/digest-native.log" 2>&1; then
-    build/release/collide-digest --kernel "$kernel" --backend scalar --inputs > "$dir/digest-native.txt" || true
-    "$node" --no-warnings scripts/wasi-run.mjs "$dir/collide-digest" --kernel "$kernel" --backend scalar \
-      --inputs > "$dir/digest-wasm.txt" || true
-    index=$(awk '$1 == "input" { k = $2 " " $3 " " $4; if (FILENAME == ARGV[1]) h[k] = $5;
-      else if (k in h && h[k] != $5) { print $4; exit } }' "$dir/digest-native.txt" "$dir/digest-wasm.txt")
-    if [ -n "$index" ]; then
-      echo "cross-test wasm32: $kernel: the first input whose answers differ from this machine's: $index" >&2
-      echo "--- this machine ($(uname -m)):" >&2
-      build/release/collide-digest --show "$kernel:$index" --backend scalar | head -n 60 >&2 || true
-      echo "--- wasm32 under Node:" >&2
-      "$node" --no-warnings scripts/wasi-run.mjs "$dir/collide-digest" --show "$kernel:$index" \
-        --backend scalar | head -n 60 >&2 || true
-    fi
-  fi
+  bash scripts/digest-first-difference.sh "$dir/digest.log" "$dir" "wasm32 under Node" \
+    "$node" --no-warnings scripts/wasi-run.mjs "$dir/collide-digest"
   fail "the digest of the $name build differs from tools/digest/golden.txt (log: $dir/digest.log)"
 done
 echo "cross-test wasm32: not run there: the unit suite (Criterion, fork and guard pages have no" \

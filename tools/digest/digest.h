@@ -45,6 +45,12 @@ size_t dg_pixels_kernels(dg_kernel *out);
 size_t dg_broadphase_kernels(dg_kernel *out);
 size_t dg_sims_kernels(dg_kernel *out);
 
+/* A family's table into `out`; returns its length. */
+static inline size_t dg_copy_kernels(dg_kernel *out, const dg_kernel *table, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = table[i];
+  return n;
+}
+
 /* All kernels, in the digest's order; returns how many (at most max). */
 size_t dg_all_kernels(dg_kernel *out, size_t max);
 

@@ -136,6 +136,5 @@ size_t dg_boxes_kernels(dg_kernel *out) {
       {"aabb2_mtd", 4096, 0, 0, mtd, NULL},
       {"aabb2_mtd_batch", 512, COL_KERNEL_AABB2_MTD, 0, mtd_batch, NULL},
   };
-  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) out[i] = k[i];
-  return sizeof k / sizeof k[0];
+  return dg_copy_kernels(out, k, sizeof k / sizeof k[0]);
 }

@@ -122,6 +122,5 @@ size_t dg_circles_kernels(dg_kernel *out) {
       {"circle_overlap_batch", 256, COL_KERNEL_CIRCLE, 0, circle_batch, NULL},
       {"elastic_batch", 256, COL_KERNEL_ELASTIC, 0, elastic_batch, NULL},
   };
-  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) out[i] = k[i];
-  return sizeof k / sizeof k[0];
+  return dg_copy_kernels(out, k, sizeof k / sizeof k[0]);
 }

@@ -159,6 +159,5 @@ size_t dg_pixels_kernels(dg_kernel *out) {
       {"pixel_move_reference", 512, 0, 0, move, "pixel_move"},
       {"pixel_move", 512, 0, 1, move, "pixel_move"},
   };
-  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) out[i] = k[i];
-  return sizeof k / sizeof k[0];
+  return dg_copy_kernels(out, k, sizeof k / sizeof k[0]);
 }

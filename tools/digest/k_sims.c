@@ -74,6 +74,5 @@ size_t dg_sims_kernels(dg_kernel *out) {
       {"world_step.naive", 48, COL_KERNEL_ALL, 0, world, "world_step"},
       {"world_step.broadphase", 48, COL_KERNEL_ALL, 1, world, "world_step"},
   };
-  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) out[i] = k[i];
-  return sizeof k / sizeof k[0];
+  return dg_copy_kernels(out, k, sizeof k / sizeof k[0]);
 }

@@ -95,6 +95,5 @@ size_t dg_sweep_kernels(dg_kernel *out) {
       {"segment_spheres", 512, COL_KERNEL_SEGMENT, 0, batch, NULL},
       {"segment_spheres_robust", 512, COL_KERNEL_SEGMENT_ROBUST, 1, batch, NULL},
   };
-  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) out[i] = k[i];
-  return sizeof k / sizeof k[0];
+  return dg_copy_kernels(out, k, sizeof k / sizeof k[0]);
 }
