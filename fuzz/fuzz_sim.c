@@ -12,7 +12,8 @@
  * and a size byte (an input that ends before the n, frames or speed byte: 8 objects, 3 frames,
  * speed byte 16); then objects while the input lasts, the rest from the seed: balls x, y, vx, vy,
  * radius; entities min x, min y, width, height, vx, vy (tagged floats, radii and sizes made
- * non-negative). */
+ * non-negative, except that a world input whose kind byte has bit 1 set keeps the sizes' signs:
+ * inverted boxes, legal input, whose negative sides once made the world's margins negative). */
 #include "sim/sim.h"
 
 #include <math.h>
@@ -215,12 +216,13 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
 }
 
 static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size,
-                      uint64_t pick) {
+                      bool inverted, uint64_t pick) {
   col_world ref;
   if (col_world_create(n, (col_vec2){0, 0.25f * speed}, &ref) != COL_OK) abort();
   for (size_t i = 0; i < n; i++) {
     const float x = next(r, &seed, 0, 12 * size), y = next(r, &seed, 0, 9 * size);
-    const float w = fabsf(next(r, &seed, 1, size)), h = fabsf(next(r, &seed, 1, size));
+    float w = next(r, &seed, 1, size), h = next(r, &seed, 1, size);
+    if (!inverted) w = fabsf(w), h = fabsf(h);
     ref.box[i] = (col_aabb2){{x, y}, {x + w, y + h}};
     ref.velocity[i] = (col_vec2){next(r, &seed, -speed, speed), next(r, &seed, -speed, speed)};
     ref.weight[i] = i % 3 == 0 ? 0.0f : 1.0f;
@@ -300,6 +302,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (kind % 2 == 0)
     run_balls(&r, n, frames, seed, speed, scale, (uint8_t)(kind >> 1), pick);
   else
-    run_world(&r, n, frames, seed, speed, scale, pick);
+    run_world(&r, n, frames, seed, speed, scale, (kind >> 1 & 1) != 0, pick);
   return 0;
 }
