@@ -223,7 +223,7 @@ export FUZZ_SECONDS FUZZ_JOBS
 
 .PHONY: all lib test tsan tsan-selftest check user-check check-user peer-check check-env tasks-example replay bench-smoke bench-check deps bench fuzz fuzz-build fuzz-brief fuzz-selftest \
   fuzz-repro fuzz-failure-check \
-  fuzz-merge fuzz-mutants fuzz-cfl-check seeds report soak soak-selftest clean distclean format install uninstall install-check \
+  fuzz-merge fuzz-mutants fuzz-speed fuzz-cfl-check seeds report soak soak-selftest clean distclean format install uninstall install-check \
   help
 .DEFAULT_GOAL := all
 

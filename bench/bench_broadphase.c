@@ -9,7 +9,8 @@
  * col_broadphase_cache (the -listed forms tell it which boxes moved, as the engines are told).
  * Every case makes two untimed calls before its timed ones. Counters: pairs, tests, savings = 1 -
  * tests / (N(N-1)/2), kcycles_per_run (TSC), scratch_bytes (peak working memory of the run, from
- * col_broadphase_stats) and pair_list_bytes (the pair list's memory after the run). */
+ * col_broadphase_stats), pair_list_bytes (the pair list's memory after the run) and, for sweep
+ * and prune, sap_cells (the cells of its grid it swept: 1 when it swept the set whole). */
 #include "bench.h"
 
 #include <stdio.h>
@@ -69,7 +70,7 @@ static void run(gb_state *st, void *user) {
   }
   const col_boxes boxes = bench_scene_boxes(s);
   col_pairs pairs = {0};
-  col_broadphase_stats stats = {0, 0, 0};
+  col_broadphase_stats stats = {0, 0, 0, 0};
   col_broadphase_cache *cache = NULL;
   const bool cached = c->kept != NULL, listed = cached && c->kept->listed;
   col_status all = cached ? col_broadphase_cache_create(&cache) : COL_OK;
@@ -122,6 +123,9 @@ static void run(gb_state *st, void *user) {
              GB_PLAIN);
   gb_counter(st, "pair_list_bytes", (double)(pairs.capacity * sizeof(col_pair)), GB_PLAIN);
   gb_counter(st, "scratch_bytes", (double)stats.scratch_bytes, GB_PLAIN);
+  /* Sweep and prune's path (1: the set swept whole), so a row says which path it timed. */
+  if (c->algorithm == COL_BROADPHASE_SAP && !cached)
+    gb_counter(st, "sap_cells", (double)stats.cells, GB_PLAIN);
   col_pairs_free(&pairs);
 }
 

@@ -121,7 +121,7 @@ static void run(gb_state *st, void *user) {
   if (c->threads > 0) tasks = col_thread_pool_tasks(pools[c->threads]);
   const col_parallel parallel = {&tasks, 0, false};
   col_pairs pairs = {0};
-  col_broadphase_stats stats = {0, 0, 0};
+  col_broadphase_stats stats = {0, 0, 0, 0};
   /* Two untimed calls, as bench_broadphase.c: the list and the working memory reach their
    * size (one only when a call takes over two seconds). */
   const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz());

@@ -1,18 +1,12 @@
 /* Differential fuzz target: every registered broadphase against an independent oracle (sort on
  * min x, the single-pair rule; brute force, which runs up to BRUTE_MAX boxes below, checks it
- * in turn), as sorted pair lists: each algorithm on scalar, those that run the backend's kernels
- * also on one more backend picked by the input; the parallel sweep and prune against the
- * sequential one (broadphase/parallel.c); the bipartite sweep and prune across a cut of the
- * set; then the incremental cache over three frames (and a scene made to starve the tree
- * cache's rebuild and deep queries: broadphase/starved.c).
- * Input: flags byte (bit 0: 3D; bit 1: the open touch rule; bits 2-7 pick the backend), n as
- * two bytes (0..1023 when the second byte's top four bits are set, else 0..127; its bits 2-3
- * shape the set: see below), then boxes of 4
- * (2D) or 6 (3D) floats (min x, min y, max x, max y[, min z, max z]) while the input lasts; the
- * remaining boxes come from a generator seeded by the input length: small boxes in a 1000-wide
- * world. */
+ * in turn), as sorted pair lists: each algorithm once, those that run the backend's kernels on
+ * a backend picked by the input (and on scalar in one input of four); the bipartite sweep and
+ * prune across a cut of the set; then the incremental cache over three frames (and a scene made
+ * to starve the tree cache's rebuild and deep queries: broadphase/starved.c). The parallel
+ * calls have a target of their own (fuzz_parallel.c) on the same input encoding.
+ * Input: a box set as fz_box_set_decode reads it (fuzz_common.h). */
 #include "broadphase/oracle.h"
-#include "broadphase/parallel.h"
 #include "broadphase/starved.h"
 #include "fuzz_common.h"
 
@@ -28,7 +22,7 @@ extern size_t col__deal_far;
 enum {
   BRUTE_MAX = 256,    /* brute force runs up to this many boxes */
   PAIR_BUDGET = 2048, /* pairs per input at most (see below) */
-  SMALL_MAX = 128     /* larger sets: only the algorithms that run the backend's kernels */
+  TEST_BUDGET = 16384 /* pairs whose x ranges overlap (a sweep's tests), at most */
 };
 
 static bool same(const col_pairs *x, const col_pairs *y) {
@@ -50,7 +44,7 @@ static bool emulated(const char *name) {
 static bool runs_on(const col_broadphase_info *info, unsigned dims, size_t count) {
   return (dims == 2 ? info->two_d : info->three_d) &&
          !(info->algorithm == COL_BROADPHASE_BRUTE && count > BRUTE_MAX) &&
-         !(count > SMALL_MAX && !info->uses_backend);
+         !(count > FZ_SMALL_SET && !info->uses_backend);
 }
 
 static void print_pairs(const char *label, const col_pairs *p) {
@@ -58,6 +52,40 @@ static void print_pairs(const char *label, const col_pairs *p) {
   for (size_t i = 0; i < p->count && i < 64; i++)
     fprintf(stderr, " (%u,%u)", p->data[i].a, p->data[i].b);
   fputs(p->count > 64 ? " ...\n" : "\n", stderr);
+}
+
+/* The path sweep and prune took, by broadphase.h's rules for stats.cells: NULL when the value
+ * is one the rules allow, else what is wrong. (A flipped flag that sends finite boxes to the
+ * slow path, or bad ones to the grid, gives the same pairs: only this sees it.) */
+FZ_ORACLE static const char *sap_path_wrong(const col_boxes *b, uint64_t cells) {
+  if (b->count < 2) return cells == 0 ? NULL : "stats.cells is not 0 for fewer than 2 boxes";
+  if (cells == 0) return "stats.cells is 0 (sweep and prune sweeps at least one cell)";
+  size_t pairable = 0;
+  bool bad = false, finite = true, spread = true;
+  double size[3] = {0, 0, 0};
+  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (size_t i = 0; i < b->count; i++) {
+    bool nan = false;
+    for (unsigned k = 0; k < b->dims; k++) {
+      const float l = b->min[k][i], h = b->max[k][i], d = h - l;
+      nan |= l != l || h != h;
+      finite &= isfinite(l) && isfinite(h);
+      if (k > 0) bad |= l > h || l == -INFINITY || h == INFINITY;
+      if (d == d) size[k] += d;
+      lo[k] = l < lo[k] ? l : lo[k], hi[k] = h > hi[k] ? h : hi[k];
+    }
+    pairable += !nan;
+  }
+  for (unsigned k = 1; k < b->dims; k++) spread &= size[k] > 0 && hi[k] > lo[k];
+  if ((pairable < 256 || bad || !spread) && cells != 1)
+    return pairable < 256 ? "swept in cells with fewer than 256 boxes that can pair"
+           : bad          ? "swept in cells with a box inverted or unbounded on y or z"
+                          : "swept in cells with every box flat on y or z, or one range";
+  const double mean = size[1] / (double)b->count;
+  if (b->dims == 2 && finite && !bad && b->count >= 300 && mean > 0 &&
+      (double)hi[1] - lo[1] >= 3.01 * mean && cells < 2)
+    return "swept whole although every box is finite and upright and the y range holds cells";
+  return NULL;
 }
 
 FZ_ORACLE static int by_pair(const void *p, const void *q) {
@@ -115,124 +143,102 @@ static _Noreturn void report(const col_boxes *s, float *const v[6], col_touch to
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  fz_reader r = {data, size};
-  const uint8_t flags = fz_u8(&r);
-  const unsigned dims = (flags & 1) ? 3 : 2;
-  const uint8_t n_low = fz_u8(&r), n_high = fz_u8(&r);
-  /* Up to 1023 boxes when the second byte's top four bits are set (past the 256 where sweep
-   * and prune starts its cells), else up to 127: the cost grows with the boxes, and one input
-   * in sixteen large keeps the average near a millisecond. */
-  const size_t n = ((size_t)n_low | (size_t)n_high << 8) % ((n_high & 0xF0) == 0xF0 ? 1024 : 128);
+  fz_box_set set;
+  fz_box_set_decode(data, size, false, &set);
+  col_boxes boxes = set.boxes;
+  float *const *v = set.v;
+  const unsigned dims = boxes.dims;
+  const uint8_t flags = set.flags, n_low = set.n_low, n_high = set.n_high;
   /* The deal prefetches past 65,536 boxes only (col__deal_far): an input of odd length takes
    * that path at any size (the same places; its reads must stay in bounds). */
   col__deal_far = (size & 1) ? 0 : (size_t)1 << 16;
-  /* Bits 2-3 of the second n byte (n never reads them) shape the set: 0 as decoded; 1 every
-   * box flat on y (max y = min y): no mean size for the cells; 2 on an integer lattice
-   * (generated coordinates 0..15, extents 0..3, every 16th box up to 15, the last 8..15; sets of
-   * more than SMALL_MAX boxes on 0..127, every 32nd up to 31 and the last 32..63, so that
-   * they keep their size under PAIR_BUDGET: ties and touching edges everywhere, and boxes over one,
-   * two, three or more of sweep and prune's cells, also in the vector loops' scalar tails); 3
-   * points (every extent zero). */
-  const unsigned shape = n_high >> 2 & 3u;
-  const bool large = n > SMALL_MAX;
-  const uint64_t side = large ? 127u : 15u, wide_every = large ? 32u : 16u;
-  float *v[6];
-  for (int k = 0; k < 6; k++) v[k] = fz_alloc(n * sizeof(float));
-  /* A one-round variant of splitmix64 (another shift, no second round): the committed corpus
-   * decodes through it, so it stays as it is. */
-  uint64_t seed = size * SPLITMIX64_GAMMA;
-  for (size_t i = 0; i < n; i++) {
-    const int order[6] = {0, 1, 3, 4, 2, 5};
-    for (unsigned k = 0; k < 2 * dims; k++) {
-      float f;
-      if (r.n > 0) {
-        f = fz_float(&r);
-      } else {
-        seed += SPLITMIX64_GAMMA;
-        const uint64_t z = (seed ^ (seed >> 29)) * SPLITMIX64_MIX1;
-        const float c =
-            shape == 2 ? (float)(z >> 40 & side) : (float)(z >> 40) * 0x1p-24f * 1000.0f;
-        uint64_t reach = 7u, least = 0u; /* extents least..least + reach */
-        if (shape == 2 && i + 1 == n)
-          least = large ? 32u : 8u, reach = least - 1u; /* the last box: tall */
-        else if (shape == 2)
-          reach = i % wide_every ? 3u : large ? 31u : 15u;
-        f = order[k] >= 3 ? v[order[k] - 3][i] + (float)(least + (z & reach)) : c;
-      }
-      v[order[k]][i] = f;
-    }
-    if (dims == 2) v[2][i] = v[5][i] = 0.0f;
-    if (shape == 1) v[4][i] = v[1][i];
-    if (shape == 3)
-      for (int k = 0; k < 3; k++) v[3 + k][i] = v[k][i];
-  }
-  col_boxes boxes = {dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, n};
 
   /* The expected pairs from the oracle (brute force among the algorithms below agrees with it
    * or the input is reported, so the oracle is checked on every set up to BRUTE_MAX). A crowded set
-   * (every box over every other) costs each algorithm its pairs: the set is cut to its first half
-   * until the pairs fit PAIR_BUDGET, so every input stays cheap (crowding itself is covered by the
-   * sets that fit). */
-  const col_touch touch = (flags & 2) ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
+   * (every box over every other) costs each algorithm its pairs, and a set whose x ranges overlap
+   * each other a sweep's tests (boxes long on x, apart on y): the set is cut to its first half
+   * until the pairs fit PAIR_BUDGET and the x-overlapping pairs TEST_BUDGET, so every input
+   * stays cheap (crowding itself is covered by the sets that fit). */
+  const col_touch touch = set.touch;
   col_pairs want = {0};
   /* Every run below writes into one list kept between inputs, as a game loop keeps its list:
    * its working memory is reused (fresh allocations for each run were a quarter of the time
    * under the sanitizers: page faults and fill patterns), and reuse gets fuzzed too. */
   static col_pairs got;
-  fb_oracle(&boxes, touch, &want);
-  while (want.count > PAIR_BUDGET) {
+  size_t tested = fb_oracle(&boxes, touch, &want);
+  while (want.count > PAIR_BUDGET || tested > TEST_BUDGET) {
     boxes.count /= 2;
-    fb_oracle(&boxes, touch, &want);
+    tested = fb_oracle(&boxes, touch, &want);
   }
   const char *names[FZ_MAX_BACKENDS];
   const size_t nb = fz_backends(
       names, FZ_MAX_BACKENDS, COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB3_QUERY | COL_KERNEL_SAP_RUN);
-  /* Every algorithm on scalar; those that run the backend's kernels also on one more backend
-   * picked by the input (the corpus covers them all). Brute force only up to BRUTE_MAX boxes. */
+  /* A hash of the input's length and first bytes picks which of the costlier checks below run
+   * on this input (the fuzzer can steer it). */
+  uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
+  pick = splitmix64(&pick);
+  /* One algorithm per input, picked by the hash among those that run on the set, every one
+   * in one input of eight: those that run the backend's kernels on one backend picked by the
+   * input (the corpus covers them all), and on scalar too in one input of four; the others on
+   * scalar. (Each run costs the target speed twice: its own time, and libFuzzer's for the
+   * coverage it touches: every algorithm on every input held the target near 300 executions
+   * a second.) Brute force only up to BRUTE_MAX boxes. */
   const char *run_on[2] = {"scalar", names[nb > 1 ? 1 + (size_t)(flags >> 2) % (nb - 1) : 0]};
+  const int scalar_too = (pick >> 58 & 3) == 0;
+  const bool every_algorithm = (pick >> 61) == 0;
+  size_t runnable = 0;
   for (size_t a = 0; a < col_broadphase_count(); a++) {
     col_broadphase_info info;
     if (!col_broadphase_at(a, &info)) abort();
+    runnable += runs_on(&info, dims, boxes.count);
+  }
+  const size_t chosen = runnable ? (size_t)(pick >> 32 & 0xFFFF) % runnable : 0;
+  for (size_t a = 0, r = 0; a < col_broadphase_count(); a++) {
+    col_broadphase_info info;
+    if (!col_broadphase_at(a, &info)) abort();
     if (!runs_on(&info, dims, boxes.count)) continue;
-    for (int k = 0; k < (info.uses_backend && nb > 1 ? 2 : 1); k++) {
+    if (!every_algorithm && r++ != chosen) continue;
+    const bool on_backend = info.uses_backend && nb > 1;
+    for (int k = on_backend && !scalar_too; k < (on_backend ? 2 : 1); k++) {
       fz_select(run_on[k]);
-      if (col_broadphase_pairs(info.algorithm, &boxes, touch, &got, NULL) != COL_OK) abort();
+      /* The statistics where they are defined (one input in eight passes NULL, also allowed):
+       * the pairs found, and the path sweep and prune took. */
+      col_broadphase_stats stats = {0, 0, 0, 0};
+      const bool counted = (pick >> 54 & 7) != 0;
+      const bool builtin = info.algorithm <= COL_BROADPHASE_QUADTREE; /* not a registered one */
+      if (col_broadphase_pairs(info.algorithm, &boxes, touch, &got, counted ? &stats : NULL) !=
+          COL_OK)
+        abort();
       col_pairs_sort(&got);
       if (!same(&got, &want)) {
         char label[64];
         snprintf(label, sizeof label, "%s/%s", info.name, run_on[k]);
         report(&boxes, v, touch, &want, &got, label);
       }
+      const char *path = !counted                    ? NULL
+                         : stats.pairs != want.count ? "stats.pairs differs from the pairs found"
+                         : builtin && stats.tests < stats.pairs ? "fewer tests than pairs found"
+                         : info.algorithm == COL_BROADPHASE_BRUTE &&
+                                 stats.tests != (uint64_t)boxes.count * (boxes.count - 1) / 2
+                             ? "brute force did not test N(N-1)/2 pairs"
+                         : info.algorithm == COL_BROADPHASE_SAP
+                             ? sap_path_wrong(&boxes, stats.cells)
+                         : stats.cells != 0 ? "stats.cells is not 0 for this algorithm"
+                                            : NULL;
+      if (path != NULL) {
+        fprintf(stderr,
+                "fuzz broadphase: %s on %s, %uD, %zu boxes: %s (stats: %llu tests, %llu pairs, "
+                "%llu cells)\n",
+                info.name, run_on[k], dims, boxes.count, path, (unsigned long long)stats.tests,
+                (unsigned long long)stats.pairs, (unsigned long long)stats.cells);
+        fz_fail();
+      }
     }
   }
 
-  /* The parallel sweep and prune: the sequential call's exact list, in its order, through
-   * every task system (broadphase/parallel.c), on scalar or the input's backend (by a hash of
-   * the input's length and first bytes, which also shuffles the tasks). */
-  uint64_t pick = size ^ (uint64_t)flags << 32 ^ (uint64_t)n_low << 40 ^ (uint64_t)n_high << 48;
-  pick = splitmix64(&pick);
-  {
-    static col_pairs sequential;
-    col_broadphase_stats sequential_stats = {0, 0, 0};
-    const int k = (int)(pick >> 6 & 1) && nb > 1;
-    fz_select(run_on[k]);
-    if (col_broadphase_pairs(COL_BROADPHASE_SAP, &boxes, touch, &sequential, &sequential_stats) !=
-        COL_OK)
-      abort();
-    const char *bad =
-        fz_parallel_check(&boxes, touch, &sequential, &sequential_stats, pick >> 8, &got);
-    if (bad != NULL) {
-      char label[200];
-      snprintf(label, sizeof label, "%s/%s", bad, run_on[k]);
-      col_pairs_sort(&sequential);
-      col_pairs_sort(&got);
-      report(&boxes, v, touch, &sequential, &got, label);
-    }
-  }
-
-  /* Bipartite sweep and prune: the first h boxes (h picked by the input's length) against the
-   * others, on scalar or the input's backend (by the length too): exactly the oracle's pairs
-   * across the cut, (a, b - h). */
+  /* Bipartite sweep and prune (on one input in two, by the hash): the first h boxes (h picked
+   * by the input's length) against the others, on scalar or the input's backend (by the length
+   * too): exactly the oracle's pairs across the cut, (a, b - h). */
   const size_t h = (size >> 3) % (boxes.count + 1);
   col_pair *cross = fz_alloc((want.count ? want.count : 1) * sizeof *cross);
   size_t crossing = 0;
@@ -243,7 +249,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   col_boxes first = boxes, second = boxes;
   first.count = h, second.count = boxes.count - h;
   for (unsigned k = 0; k < dims; k++) second.min[k] += h, second.max[k] += h;
-  for (int k = (int)(size >> 5 & 1) && nb > 1; k < (nb > 1 ? 2 : 1); k += 2) {
+  for (int k = (int)(size >> 5 & 1) && nb > 1; k < (nb > 1 ? 2 : 1) && (pick >> 53 & 1); k += 2) {
     fz_select(run_on[k]);
     if (col_broadphase_bipartite(&first, &second, touch, &got, NULL) != COL_OK) abort();
     col_pairs_sort(&got);
@@ -308,6 +314,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
 
+  /* One input in 4,096: a fixed scene of about 200 boxes whose tree is checked after every
+   * reinsertion (COL_VALIDATE) some 25 times over; one in 64 was a fifth of the target's time.
+   * (The cache target starves the tree's deep query on its chains in every such input.) */
+  if (starve && (pick >> 20 & 1023) == 0) fb_cache_deep(pick >> 30);
+  /* The cache on one input in four (the cache target covers it over many frames). */
+  if ((pick >> 51 & 3) != 0) {
+    col_pairs_free(&want);
+    fz_box_set_free(&set);
+    return 0;
+  }
   /* The incremental cache (the tree or sweep and prune, picked by the input's length; sweep
    * and prune for large sets) over three frames: the boxes as decoded, then every eighth box
    * moved (by a grid step; one in three of them far, all by the same offset, so that the pairs
@@ -318,7 +334,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * input's length too, on scalar or the input's backend (by its length again; scalar when
    * that one is emulated, whose kernels the runs above cover at a tenth of the speed). */
   const bool listed = (size & 2) != 0;
-  if (starve && (pick >> 20 & 15) == 0) fb_cache_deep(pick >> 24); /* one input in 64 */
   uint32_t *list = fz_alloc((boxes.count / 8 + boxes.count / 13 + 2) * sizeof(uint32_t));
   col_broadphase_cache *cache = NULL;
   if (starve && (pick >> 11 & 1)) { /* *cache is set on success only */
@@ -334,7 +349,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (col_broadphase_cache_create(&cache) != COL_OK) abort();
   fz_select(run_on[(size >> 2) & 1 && !emulated(run_on[1])]);
-  const bool sap_cache = (size & 1) || boxes.count > SMALL_MAX;
+  const bool sap_cache = (size & 1) || boxes.count > FZ_SMALL_SET;
   if (sap_cache && col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP) != COL_OK) abort();
   /* Half the sweep and prune caches take their whole frames through the built-in pool (the
    * cache keeps the pointer: static); the others say NULL, which must be accepted too. */
@@ -385,6 +400,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   col_pairs_free(&want);
   col_broadphase_cache_destroy(cache);
   free(list);
-  for (int k = 0; k < 6; k++) free(v[k]);
+  fz_box_set_free(&set);
   return 0;
 }

@@ -155,3 +155,63 @@ col_pixel_hit fz_sprite_brute_force(const col_sprite *a, const col_sprite *b, ui
       }
   return h;
 }
+
+FZ_ORACLE void fz_box_set_decode(const uint8_t *data, size_t size, bool always_large,
+                                  fz_box_set *out) {
+  fz_reader r = {data, size};
+  const uint8_t flags = fz_u8(&r);
+  const unsigned dims = (flags & 1) ? 3 : 2;
+  const uint8_t n_low = fz_u8(&r), n_high = fz_u8(&r);
+  /* Up to 1023 boxes when the second byte's top four bits are set (past the 256 where sweep
+   * and prune starts its cells), else up to 127: the cost grows with the boxes, and one input
+   * in sixteen large keeps the broadphase target's average near a millisecond. */
+  const bool wide = always_large || (n_high & 0xF0) == 0xF0;
+  const size_t n = ((size_t)n_low | (size_t)n_high << 8) % (wide ? 1024 : 128);
+  /* Bits 2-3 of the second n byte (n never reads them) shape the set: 0 as decoded; 1 every
+   * box flat on y (max y = min y): no mean size for the cells; 2 on an integer lattice
+   * (generated coordinates 0..15, extents 0..3, every 16th box up to 15, the last 8..15; large
+   * sets on 0..127, every 32nd up to 31 and the last 32..63, so that they keep their pairs
+   * within the targets' budgets: ties and touching edges everywhere, and boxes over one, two,
+   * three or more of sweep and prune's cells, also in the vector loops' scalar tails); 3
+   * points (every extent zero). */
+  const unsigned shape = n_high >> 2 & 3u;
+  const bool large = n > FZ_SMALL_SET;
+  const uint64_t side = large ? 127u : 15u, wide_every = large ? 32u : 16u;
+  float **v = out->v;
+  for (int k = 0; k < 6; k++) v[k] = fz_alloc(n * sizeof(float));
+  /* A one-round variant of splitmix64 (another shift, no second round): the committed corpora
+   * decode through it, so it stays as it is. */
+  uint64_t seed = size * SPLITMIX64_GAMMA;
+  for (size_t i = 0; i < n; i++) {
+    const int order[6] = {0, 1, 3, 4, 2, 5};
+    for (unsigned k = 0; k < 2 * dims; k++) {
+      float f;
+      if (r.n > 0) {
+        f = fz_float(&r);
+      } else {
+        seed += SPLITMIX64_GAMMA;
+        const uint64_t z = (seed ^ (seed >> 29)) * SPLITMIX64_MIX1;
+        const float c =
+            shape == 2 ? (float)(z >> 40 & side) : (float)(z >> 40) * 0x1p-24f * 1000.0f;
+        uint64_t reach = 7u, least = 0u; /* extents least..least + reach */
+        if (shape == 2 && i + 1 == n)
+          least = large ? 32u : 8u, reach = least - 1u; /* the last box: tall */
+        else if (shape == 2)
+          reach = i % wide_every ? 3u : large ? 31u : 15u;
+        f = order[k] >= 3 ? v[order[k] - 3][i] + (float)(least + (z & reach)) : c;
+      }
+      v[order[k]][i] = f;
+    }
+    if (dims == 2) v[2][i] = v[5][i] = 0.0f;
+    if (shape == 1) v[4][i] = v[1][i];
+    if (shape == 3)
+      for (int k = 0; k < 3; k++) v[3 + k][i] = v[k][i];
+  }
+  out->boxes = (col_boxes){dims, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}, n};
+  out->touch = (flags & 2) ? COL_TOUCH_SEPARATES : COL_TOUCH_OVERLAPS;
+  out->flags = flags, out->n_low = n_low, out->n_high = n_high;
+}
+
+void fz_box_set_free(fz_box_set *set) {
+  for (int k = 0; k < 6; k++) free(set->v[k]), set->v[k] = NULL;
+}

@@ -65,6 +65,23 @@ bool fz_allocation_failed(void);
  * of the two rectangles' intersection, row-major, solid in both (alpha > thr). */
 col_pixel_hit fz_sprite_brute_force(const col_sprite *a, const col_sprite *b, uint8_t thr);
 
+/* The box sets of the broadphase and parallel targets, decoded from their input: flags byte
+ * (bit 0: 3D; bit 1: the open touch rule; bits 2-7 pick a backend), n as two bytes (0..1023
+ * when the second byte's top four bits are set or `always_large`, else 0..127; its bits 2-3
+ * shape the set, see fuzz_common.c), then boxes of 4 (2D) or 6 (3D) floats (min x, min y,
+ * max x, max y[, min z, max z]) while the input lasts; the remaining boxes come from a
+ * generator seeded by the input length: small boxes in a 1000-wide world. `v` holds min x, y,
+ * z, then max x, y, z (fz_alloc'd; z zero in 2D); fz_box_set_free releases them. */
+enum { FZ_SMALL_SET = 128 }; /* sets of more boxes are "large" (generated on wider grids) */
+typedef struct fz_box_set {
+  col_boxes boxes;
+  float *v[6];
+  col_touch touch;
+  uint8_t flags, n_low, n_high;
+} fz_box_set;
+void fz_box_set_decode(const uint8_t *data, size_t size, bool always_large, fz_box_set *out);
+void fz_box_set_free(fz_box_set *set);
+
 /* Disagreement report helpers: print to stderr, then fz_fail aborts. */
 void fz_print_floats(const char *label, const float *v, size_t n);
 _Noreturn void fz_fail(void);

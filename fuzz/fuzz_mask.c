@@ -1,6 +1,8 @@
 /* Differential fuzz target: 1-bit mask overlap (first-hit and counting) on every supported
  * backend against the sprite form (col_sprite_overlap, scalar) of the same pixels and a
- * world-space brute force over the alphas.
+ * world-space brute force over the alphas; and col_mask_get on every mask built (a's and b's
+ * from their sprites, b's from raw words) at each pixel, the ring just outside and far away,
+ * against the sprite's alphas or the raw words' bits (check_get).
  * Input: threshold byte; base byte (both sprites near 0, INT32_MAX, INT32_MIN, or mixed);
  * per sprite: width byte (>= 0x80: one of 1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255,
  * 256; else 0..127), height byte (0..15), a 32-bit fill seed and a density byte; then b's
@@ -61,9 +63,113 @@ static void override_alphas(fz_reader *r, fz_sprite *f) {
     f->raw[i] = (f->raw[i] & 0xFFFFFFu) | ((uint32_t)fz_u8(r) << 24);
 }
 
+/* What col_mask_get must answer for one mask, by pixels.h's definitions: the source sprite's
+ * alpha > threshold, or the raw words' bit px % 64 of word px / 64 of row py (bits past the
+ * width ignored) when `bits` is set; false outside [x, x + w) x [y, y + h). */
+typedef struct fz_source {
+  const char *name;         /* which mask, for the report */
+  const col_sprite *sprite; /* its geometry, and its alphas when bits == NULL */
+  uint8_t thr;
+  const uint64_t *bits; /* col_mask_from_words's input, or NULL */
+  size_t per_row;
+} fz_source;
+
+FZ_ORACLE static bool source_solid(const fz_source *src, int64_t x, int64_t y) {
+  const col_sprite *s = src->sprite;
+  /* Compared against the bounds, never subtracted from x: x may be near INT64_MIN or MAX. */
+  if (x < s->x || x >= (int64_t)s->x + s->width || y < s->y || y >= (int64_t)s->y + s->height)
+    return false;
+  const size_t px = (size_t)(x - s->x), py = (size_t)(y - s->y);
+  if (src->bits != NULL) return (src->bits[py * src->per_row + px / 64] >> (px % 64)) & 1u;
+  return (s->pixels[py * (size_t)s->stride + px] >> 24) > src->thr;
+}
+
+static void print_sprite(const char *name, const col_sprite *s, uint8_t thr);
+
+/* The report of a difference, with the definition's reason. */
+static void get_differs(const fz_source *src, int64_t x, int64_t y, bool want, bool got) {
+  const col_sprite *s = src->sprite;
+  const bool inside =
+      x >= s->x && x < (int64_t)s->x + s->width && y >= s->y && y < (int64_t)s->y + s->height;
+  fprintf(stderr,
+          "fuzz mask: col_mask_get on %s (%dx%d at (%d, %d)) at world pixel (%lld, %lld): "
+          "expected %d, got %d (",
+          src->name, s->width, s->height, s->x, s->y, (long long)x, (long long)y, want, got);
+  if (!inside) {
+    fprintf(stderr, "outside the mask: pixels.h says false)\n");
+  } else {
+    const size_t px = (size_t)(x - s->x), py = (size_t)(y - s->y);
+    if (src->bits != NULL)
+      fprintf(stderr, "mask pixel (%zu, %zu): bit %zu of raw word 0x%016llx)\n", px, py, px % 64,
+              (unsigned long long)src->bits[py * src->per_row + px / 64]);
+    else
+      fprintf(stderr, "mask pixel (%zu, %zu): alpha %u, threshold %u)\n", px, py,
+              s->pixels[py * (size_t)s->stride + px] >> 24, src->thr);
+  }
+  print_sprite(src->name, s, src->thr);
+  fz_fail();
+}
+
+/* Any world pixel, by the bounds-checked definition. */
+FZ_ORACLE static void probe(const col_mask *m, const fz_source *src, int64_t x, int64_t y) {
+  const bool want = source_solid(src, x, y), got = col_mask_get(m, x, y);
+  if (want != got) get_differs(src, x, y, want, got);
+}
+
+/* The pixels x0 + dx, lo <= dx <= hi, of the world row y, which is the source's row `prow`
+ * (alphas) or `brow` (raw words), or neither (outside): the definition without world-space
+ * bounds, everything in locals, so that the ring's thousands of pixels stay cheap. */
+FZ_ORACLE static void probe_span(const col_mask *m, const fz_source *src, int64_t x0, int64_t y,
+                                 int64_t lo, int64_t hi, const uint32_t *prow,
+                                 const uint64_t *brow) {
+  const uint64_t w = (uint64_t)src->sprite->width;
+  const uint8_t thr = src->thr;
+  for (int64_t dx = lo; dx <= hi; dx++) {
+    bool want = false;
+    if ((uint64_t)dx < w)
+      want =
+          brow != NULL ? (brow[dx / 64] >> (dx % 64)) & 1u : prow != NULL && prow[dx] >> 24 > thr;
+    const bool got = col_mask_get(m, x0 + dx, y);
+    if (want != got) get_differs(src, x0 + dx, y, want, got);
+  }
+}
+
+/* col_mask_get at every pixel of the mask and the ring just outside it when it has at most
+ * 4,096 pixels (every mask this target builds: 256 x 15 at most), else on the rows and columns
+ * -1, 0, 1, n - 2, n - 1 and n of each edge (with the four diagonal corners outside); then far
+ * away: 2^32 off (an int32 truncation lands on column or row 0) and at INT64_MIN and INT64_MAX
+ * (where a read that subtracts the mask's place first overflows). */
+FZ_ORACLE static void check_get(const col_mask *m, const fz_source *src) {
+  const col_sprite *s = src->sprite;
+  const int64_t x0 = s->x, y0 = s->y, w = s->width, h = s->height;
+  const bool all = w * h <= 4096;
+  const int64_t edge[6] = {-1, 0, 1, w - 2, w - 1, w};
+  for (int64_t dy = -1; dy <= h; dy++) {
+    const bool in = dy >= 0 && dy < h && w > 0;
+    const uint32_t *prow =
+        in && src->bits == NULL ? s->pixels + (size_t)dy * (size_t)s->stride : NULL;
+    const uint64_t *brow = in && src->bits != NULL ? src->bits + (size_t)dy * src->per_row : NULL;
+    if (all || dy <= 1 || dy >= h - 2)
+      probe_span(m, src, x0, y0 + dy, -1, w, prow, brow);
+    else
+      for (int k = 0; k < 6; k++) probe_span(m, src, x0, y0 + dy, edge[k], edge[k], prow, brow);
+  }
+  const int64_t two32 = (int64_t)1 << 32;
+  const int64_t far_x[6] = {INT64_MIN,  INT64_MIN + 1, x0 - two32,
+                            x0 + two32, INT64_MAX - 1, INT64_MAX};
+  const int64_t far_y[6] = {INT64_MIN,  INT64_MIN + 1, y0 - two32,
+                            y0 + two32, INT64_MAX - 1, INT64_MAX};
+  for (int i = 0; i < 6; i++) {
+    probe(m, src, far_x[i], y0), probe(m, src, far_x[i], y0 + h - 1);
+    probe(m, src, x0, far_y[i]), probe(m, src, x0 + w - 1, far_y[i]);
+    for (int j = 0; j < 6; j++) probe(m, src, far_x[i], far_y[j]);
+  }
+}
+
 /* b's mask through col_mask_from_words: its rows copied with random bits past the width,
- * which the constructor must drop. */
-static col_mask mask_from_raw_words(const col_mask *m, uint64_t seed) {
+ * which the constructor must drop; col_mask_get checked on it against those words. */
+static col_mask mask_from_raw_words(const col_mask *m, uint64_t seed, const col_sprite *b,
+                                    uint8_t thr) {
   const size_t per_row = m->stride; /* one word more than the data: garbage room */
   uint64_t *bits = fz_alloc(per_row * (size_t)m->height * sizeof(uint64_t));
   for (int32_t y = 0; y < m->height; y++) {
@@ -81,6 +187,7 @@ static col_mask mask_from_raw_words(const col_mask *m, uint64_t seed) {
   }
   col_mask out;
   if (col_mask_from_words(bits, per_row, m->width, m->height, m->x, m->y, &out) != COL_OK) abort();
+  check_get(&out, &(fz_source){"b (from raw words)", b, thr, bits, per_row});
   free(bits);
   return out;
 }
@@ -158,8 +265,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (col_mask_from_sprite(a.s, thr, &ma) != COL_OK ||
       col_mask_from_sprite(b.s, thr, &mb) != COL_OK)
     abort();
+  check_get(&ma, &(fz_source){"a (from its sprite)", &a.s, thr, NULL, 0});
+  check_get(&mb, &(fz_source){"b (from its sprite)", &b.s, thr, NULL, 0});
   if (flags & 1) {
-    col_mask raw = mask_from_raw_words(&mb, junk_seed);
+    col_mask raw = mask_from_raw_words(&mb, junk_seed, &b.s, thr);
     col_mask_free(&mb);
     mb = raw;
   }

@@ -5,8 +5,8 @@
  * (added to what the caller passes; a naive step tests every pair and counts the definition's
  * collisions, no fallback; a broadphase step the same collisions in at most as many tests):
  * per input two registered broadphase algorithms picked by the scene seed (balls: one on
- * scalar, one that runs the backend's kernels on one more backend), so that every input is
- * cheap and the corpus covers them all.
+ * scalar, one that runs the backend's kernels on one more backend), both on one input in four
+ * and one of them on the others, so that every input is cheap and the corpus covers them all.
  * Input: kind byte (even: balls, with kind / 2 picking the other backend; odd: world), n byte
  * (1..48), frames byte (1..12), a 32-bit scene seed, a speed byte (speeds up to byte / 4 per frame)
  * and a size byte (an input that ends before the n, frames or speed byte: 8 objects, 3 frames,
@@ -156,10 +156,11 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
   /* Every algorithm on scalar, then the algorithms that run the backend's kernels on one other
    * backend, picked by the input. */
   const char *other = names[nb > 1 ? 1 + backend_pick % (nb - 1) : 0];
-  /* Two broadphase runs per input (each input is cheap; the corpus covers them all): one
-   * algorithm on scalar and one that runs the backend's kernels on the other backend, both
-   * picked by the scene seed. */
+  /* Two broadphase runs (the corpus covers them all): one algorithm on scalar and one that
+   * runs the backend's kernels on the other backend, both picked by the scene seed; one of the
+   * two, picked by the hash, on three inputs of four (each run is a third of an input's time). */
   enum { runs = 2 };
+  const bool both = (pick >> 26 & 3) == 0;
   const col_broadphase picked[runs] = {algorithms[(seed >> 24) % NALG],
                                        backend_algorithms[(seed >> 16) % NBACKEND_ALG]};
   col_balls bp[runs];
@@ -195,6 +196,7 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     }
     check_stats("balls", true, frame, n, naive, every_pair, contacts);
     for (size_t k = 0; k < runs; k++) {
+      if (!both && k != (size_t)(pick >> 25 & 1)) continue;
       const char *backend = k == 0 ? names[0] : other;
       const col_broadphase alg = picked[k];
       fz_select(backend);
@@ -227,8 +229,10 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     ref.velocity[i] = (col_vec2){next(r, &seed, -speed, speed), next(r, &seed, -speed, speed)};
     ref.weight[i] = i % 3 == 0 ? 0.0f : 1.0f;
   }
-  /* Two broadphase algorithms per input, picked by the scene seed, on scalar. */
+  /* Two broadphase algorithms, picked by the scene seed, on scalar; one of the two, picked by
+   * the hash, on three inputs of four. */
   enum { runs = 2 };
+  const bool both = (pick >> 26 & 3) == 0;
   const col_broadphase picked[runs] = {algorithms[(seed >> 24) % NALG],
                                        algorithms[(seed >> 12) % NALG]};
   fz_select("scalar");
@@ -264,6 +268,7 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
     }
     check_stats("world", true, frame, n, naive, every_pair, contacts);
     for (size_t k = 0; k < runs; k++) {
+      if (!both && k != (size_t)(pick >> 25 & 1)) continue;
       col_sim_stats stats = STATS_BEFORE;
       const bool counted = k == 0 || frame % 3 != 2;
       if (col_world_step(&bp[k], 0.5f, COL_SIM_BROADPHASE, picked[k], counted ? &stats : NULL) !=

@@ -42,6 +42,11 @@ fuzz-repro:
 fuzz-failure-check:
 	@bash scripts/fuzz-failure-check.sh
 
+# Executions per second of each target (FUZZ_TARGETS) from its committed corpus, alone,
+# FUZZ_SPEED_SECONDS each (default 10): the table fuzz/README.md keeps, with the machine.
+fuzz-speed: fuzz-build
+	@bash scripts/fuzz-speed.sh $(FUZZ_TARGETS)
+
 # Seeded bugs: each must be found within 60 seconds.
 fuzz-selftest: fuzz-build
 	@bash scripts/fuzz-selftest.sh

@@ -30,7 +30,7 @@ Targets
                  changed on purpose: raise DG_INPUT_SET in tools/digest/digest.h too)
   digest-selftest  show digest-check fails on a seeded one-ulp change in AVX2, naming the
                  kernel, the backend and the input
-  tsan           the parallel unit tests and the broadphase corpus under ThreadSanitizer
+  tsan           the parallel unit tests and the parallel corpus under ThreadSanitizer
                  (build/tsan): any race reported fails it
   tsan-selftest  show make tsan fails on a seeded race, with ThreadSanitizer's report
   install-check  install into a scratch prefix, build and run an example with pkg-config
@@ -66,6 +66,9 @@ Targets
   cross-selftest show cross-test ARCH=arm64 finds a seeded bug in native-only NEON code, which
                  the emulated twin neon-emu (the x86 runs) does not have
   fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md
+                 (the non-equivalent and the raw kill rate)
+  fuzz-speed     executions per second of each fuzz target from its committed corpus,
+                 FUZZ_SPEED_SECONDS (10) each, with the machine
   fuzz-merge     fold fuzz/corpus-local/ into the committed corpora
   fuzz-cfl-check run ClusterFuzzLite's build.sh locally
   fuzz-build     build the fuzz targets only

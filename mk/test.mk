@@ -52,8 +52,9 @@ bench-smoke: $(BENCHBIN) $(O)/gbench-check
 # of TSAN_TESTS (the parallel and pool suites) and tools/tsan/test_concurrent.c (several callers at once on
 # one pool and on the built-in one), run by tools/tsan/runner.c (Criterion cannot start under
 # ThreadSanitizer: tools/tsan/criterion/criterion.h stands in for its header), and
-# the broadphase target's corpus replayed, whose every input runs the parallel sweep and prune
-# on collide's pools of 2 and 3 threads and the built-in one. Any race reported fails it.
+# the parallel target's corpus replayed, whose inputs run the parallel sweep and prune on
+# collide's pools of 1, 2 and 3 threads and the built-in one (one form an input, every form on
+# one in sixteen). Any race reported fails it.
 TSAN_TESTS ?= $(wildcard core/tests/test_parallel.c core/tests/test_parallel_errors.c core/tests/test_pool.c)
 TSAN_TESTBIN := $(O)/collide-tsan-tests
 TSAN_OPTIONS_RUN := TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 $$TSAN_OPTIONS"
@@ -68,10 +69,10 @@ $(TSAN_TESTBIN): $(TSAN_TESTS:core/tests/%.c=$(O)/obj/tsan/%.o) $(O)/obj/tsan/gu
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $^ $(HARNESS_LIBS) -lpthread -lm -o $@
 tsan: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/tsan SANITIZE=thread build/tsan/collide-tsan-tests \
-	  build/tsan/replay_broadphase
+	  build/tsan/replay_parallel
 	@$(TSAN_OPTIONS_RUN) build/tsan/collide-tsan-tests $(TSAN_FILTER)
-	@$(TSAN_OPTIONS_RUN) build/tsan/replay_broadphase fuzz/corpus/broadphase
-	@echo "tsan: no race reported (ThreadSanitizer, $(CC): the parallel unit tests, concurrent callers, the broadphase corpus)"
+	@$(TSAN_OPTIONS_RUN) build/tsan/replay_parallel fuzz/corpus/parallel
+	@echo "tsan: no race reported (ThreadSanitizer, $(CC): the parallel unit tests, concurrent callers, the parallel target's corpus)"
 
 # make tsan must fail on a seeded race with ThreadSanitizer's report (scripts/tsan-selftest.sh).
 tsan-selftest: $(DEPS_STAMP)

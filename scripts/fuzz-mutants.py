@@ -3,8 +3,8 @@
 broadphase, movement and simulation sources, each built and fuzzed with the committed corpus
 for a bounded time; reports the kill rate, the time to kill and the survivors as diffs.
 
-Every site of these operators in the sources (comments, strings and preprocessor lines left
-out) is a candidate: relational operators (< <= > >= == !=, each to its neighbour), && and ||
+Every site of these operators in the sources (comments, strings, preprocessor lines and the
+code compiled only in the checking builds, #ifdef COL_VALIDATE, left out) is a candidate: relational operators (< <= > >= == !=, each to its neighbour), && and ||
 (swapped), the SIMD compare predicates (vf_lt vf_le vf_gt vf_ge, to their neighbour), and
 "+ 1" / "- 1" (swapped). MUTANTS of them are drawn with a fixed seed (MUTANTS_SEED): the sites
 are ordered by a hash of the seed and each site's text (its file, its line's text, which match
@@ -27,7 +27,9 @@ or fuzz target it does not account for stops the script). --list prints them and
 
 Environment: MUTANTS (default 100), MUTANTS_SEED (default 1), MUTANT_SECONDS (default 60),
 MUTANT_JOBS (parallel mutants, default: the cores), MUTANTS_ONLY (ids, comma-separated).
-Writes build/mutants/report.md; exits non-zero when the kill rate is below 95%.
+Writes build/mutants/report.md with two scores: the non-equivalent one (killed of the mutants
+not listed as equivalent) and the raw one (killed of every mutant that compiles); exits non-zero
+when the first is below 95%, the second below 80%, or a kill took over 60 s.
 """
 import concurrent.futures
 import hashlib
@@ -100,17 +102,31 @@ def code_spans(line, in_comment):
     return spans, False
 
 
+def checking_only(line, stack):
+    """Tracks the preprocessor's conditionals around a line: True when the line is compiled only
+    in the checking builds (inside #ifdef COL_VALIDATE, or a COL_VALIDATE_CALL), which check the
+    library and are not it (as validate.h, left out in fuzz_mutants_plan.py)."""
+    word = line.lstrip()
+    if word.startswith("#if"):
+        stack.append("COL_VALIDATE" in word and not word.startswith("#ifndef"))
+    elif word.startswith("#el") and stack:
+        stack[-1] = False if stack[-1] else ("COL_VALIDATE" in word)
+    elif word.startswith("#endif") and stack:
+        stack.pop()
+    return any(stack) or "COL_VALIDATE_CALL" in line
+
+
 def sites(sources):
     found, texts = [], {}
     for path in sources:
         with open(os.path.join(ROOT, path)) as f:
             lines = f.read().split("\n")
-        in_comment = False
+        in_comment, conditionals = False, []
         for no, line in enumerate(lines, 1):
             texts[(path, no)] = line
             spans, in_comment_next = code_spans(line, in_comment)
             in_comment = in_comment_next
-            if line.lstrip().startswith("#"):
+            if checking_only(line, conditionals) or line.lstrip().startswith("#"):
                 continue
             for a, b in spans:
                 for pattern, repl in OPERATORS:
@@ -313,11 +329,15 @@ def main():
             reason = diff.split("\n# ")[1] if "\n# " in diff else ""
             print(f"[{i}/{len(chosen)}] {ident}: {verdict}{when}" + (f" ({reason})" if reason else ""),
                   flush=True)
-    counted = [r for r in results if r[1] != "stillborn" and not (r[1] == "survived" and r[0] in equivalent)]
+    built = [r for r in results if r[1] != "stillborn"]
+    counted = [r for r in built if not (r[1] == "survived" and r[0] in equivalent)]
     killed = [r for r in counted if r[1].startswith("killed")]
     slow = [r for r in killed if r[2] > 60]
     survivors = [r for r in counted if r[1] == "survived"]
     rate = 100.0 * len(killed) / len(counted) if counted else 100.0
+    # The raw score counts the reviewed equivalents as survivors: a mutant that changes only the
+    # work done is a blind spot too when a user's benchmark would time the wrong path.
+    raw = 100.0 * len(killed) / len(built) if built else 100.0
     times = sorted(r[2] for r in killed)
     median = times[len(times) // 2] if times else 0
     lines = [
@@ -326,8 +346,10 @@ def main():
         f"{seconds} s each, committed corpus as the start). Stillborn (do not compile): "
         f"{sum(r[1] == 'stillborn' for r in results)}; equivalent (fuzz/mutants-equivalent.txt): "
         f"{sum(r[1] == 'survived' and r[0] in equivalent for r in results)}.", "",
-        f"Killed {len(killed)} of {len(counted)}: **{rate:.1f}%**; median time to kill "
-        f"{median:.1f} s, slowest {times[-1] if times else 0:.1f} s.", "",
+        f"Killed {len(killed)} of {len(counted)} non-equivalent mutants: **{rate:.1f}%** "
+        f"(target 95%); raw, the equivalents counted as survivors: {len(killed)} of "
+        f"{len(built)}, **{raw:.1f}%** (target 80%); median time to kill {median:.1f} s, "
+        f"slowest {times[-1] if times else 0:.1f} s.", "",
     ]
     if survivors:
         lines += ["## Survivors", ""]
@@ -339,7 +361,7 @@ def main():
     for ident, _, _, diff, _ in sorted(survivors):
         print(f"survivor: {ident}\n{diff}")
     print(f"fuzz-mutants: report in {os.path.relpath(os.path.join(OUT, 'report.md'), ROOT)}")
-    return 0 if rate >= 95.0 and not slow else 1
+    return 0 if rate >= 95.0 and raw >= 80.0 and not slow else 1
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ TARGETS = [
     (r"core/src/(sweep|segment)", ["sweep"]),
     (r"core/src/circle\.c$", ["circle", "args", "sim"]),
     (r"core/src/circle", ["circle", "sim"]),
-    (r"core/src/broadphase/pairs\.c$", ["broadphase", "args", "sim"]),
+    (r"core/src/broadphase/pairs\.c$", ["broadphase", "parallel", "args", "sim"]),
     (r"core/src/broadphase/bipartite\.c$", ["broadphase", "args"]),
     (r"core/src/broadphase/cache\.[ch]$", ["cache", "broadphase", "args"]),
     (r"core/src/broadphase/cache_frame\.c$", ["cache", "broadphase"]),  # the simulations use no cache
@@ -34,8 +34,10 @@ TARGETS = [
     (r"core/src/broadphase/tree\.c$", ["cache", "broadphase", "sim"]),
     (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
     (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
-    (r"core/src/broadphase/", ["broadphase", "sim"]),
-    (r"core/src/parallel/", ["broadphase"]),  # the thread pool: the broadphase target runs it
+    (r"core/src/broadphase/(parallel|sap_par|sap_steal|sap_sort_par)\.c$", ["parallel"]),
+    (r"core/src/broadphase/sap_owned\.c$", ["broadphase", "parallel"]),  # both front ends
+    (r"core/src/broadphase/", ["broadphase", "parallel", "sim"]),
+    (r"core/src/parallel/", ["parallel"]),  # the thread pool: the parallel target runs it
     (r"core/src/simd/simd_aabb\.h$", ["aabb", "broadphase"]),
     (r"core/src/simd/simd_sap\.h$", ["broadphase"]),
     (r"core/src/simd/simd_mtd\.h$", ["mtd"]),

@@ -66,9 +66,12 @@ void col_mask_free(col_mask *mask) {
 }
 
 bool col_mask_get(const col_mask *m, int64_t x, int64_t y) {
-  const int64_t px = x - m->x, py = y - m->y;
-  if (px < 0 || px >= m->width || py < 0 || py >= m->height) return false;
-  return (m->words[(size_t)py * m->stride + (size_t)px / 64u] >> (px % 64)) & 1u;
+  /* Compared before subtracting: x - m->x overflows int64_t for far points; once x >= m->x the
+   * difference is exact as an unsigned 64-bit value. */
+  if (x < m->x || y < m->y) return false;
+  const uint64_t px = (uint64_t)x - (uint64_t)m->x, py = (uint64_t)y - (uint64_t)m->y;
+  if (px >= (uint64_t)m->width || py >= (uint64_t)m->height) return false;
+  return (m->words[(size_t)py * m->stride + (size_t)px / 64u] >> (px % 64u)) & 1u;
 }
 
 col_status col_mask_check(const col_mask *m) {

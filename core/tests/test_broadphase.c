@@ -44,7 +44,7 @@ static void expect_all_agree(const box_set *s, col_touch touch, const char *scen
     const char *name = info.name;
     if ((s->boxes.dims == 2 && !info.two_d) || (s->boxes.dims == 3 && !info.three_d)) continue;
     col_pairs got = {0};
-    col_broadphase_stats stats = {0, 0, 0};
+    col_broadphase_stats stats = {0, 0, 0, 0};
     cr_assert_eq(col_broadphase_pairs(info.algorithm, &s->boxes, touch, &got, &stats), COL_OK);
     col_pairs_sort(&got);
     cr_expect_eq(got.count, want.count, "%s %s %uD touch %d n=%zu: %zu pairs, want %zu", name,
@@ -271,4 +271,50 @@ Test(broadphase, working_memory_is_kept_between_calls) {
   cr_expect_null(out.work);
   col_pairs_free(&want);
   set_free(&small), set_free(&large);
+}
+
+/* stats.cells names the path sweep and prune took (broadphase.h): a 2D row of 1,000 unit boxes
+ * stacked on y over 4,000 units is swept in cells, in the parallel calls too; one box unbounded
+ * or inverted on y, every box flat on y, or fewer than 256 boxes that can pair: swept whole;
+ * the other algorithms report 0. */
+static uint64_t cells_of(col_broadphase algorithm, const col_boxes *b) {
+  col_pairs p = {0};
+  col_broadphase_stats st = {0, 0, 0, 0};
+  cr_assert_eq(col_broadphase_pairs(algorithm, b, COL_TOUCH_OVERLAPS, &p, &st), COL_OK);
+  col_pairs_free(&p);
+  return st.cells;
+}
+
+Test(broadphase, stats_cells_name_the_path) {
+  enum { N = 1000 };
+  static float x0[N], y0[N], x1[N], y1[N];
+  for (size_t i = 0; i < N; i++)
+    x0[i] = (float)(i % 7), y0[i] = 4.0f * (float)i, x1[i] = x0[i] + 1, y1[i] = y0[i] + 1;
+  col_boxes b = {2, {x0, y0, NULL}, {x1, y1, NULL}, N};
+  const uint64_t cells = cells_of(COL_BROADPHASE_SAP, &b);
+  cr_expect_gt(cells, 1, "finite upright boxes spread on y: swept in cells, got %llu",
+               (unsigned long long)cells);
+  col_pairs p = {0};
+  col_broadphase_stats st = {0, 0, 0, 0};
+  const col_parallel builtin = {NULL, 0, true};
+  cr_assert_eq(col_broadphase_pairs_parallel(&b, COL_TOUCH_OVERLAPS, &builtin, &p, &st), COL_OK);
+  cr_expect_eq(st.cells, cells, "the parallel call reports the sequential call's cells");
+  col_pairs_free(&p);
+  for (size_t a = 0; a < col_broadphase_count(); a++) {
+    const col_broadphase_info info = algorithm_at(a);
+    if (info.algorithm != COL_BROADPHASE_SAP && info.two_d)
+      cr_expect_eq(cells_of(info.algorithm, &b), 0, "%s reports cells", info.name);
+  }
+  const float saved_y1 = y1[500];
+  y1[500] = INFINITY;
+  cr_expect_eq(cells_of(COL_BROADPHASE_SAP, &b), 1, "a box unbounded on y: swept whole");
+  y1[500] = y0[500] - 1;
+  cr_expect_eq(cells_of(COL_BROADPHASE_SAP, &b), 1, "a box inverted on y: swept whole");
+  y1[500] = saved_y1;
+  for (size_t i = 0; i < N; i++) y1[i] = y0[i];
+  cr_expect_eq(cells_of(COL_BROADPHASE_SAP, &b), 1, "every box flat on y: swept whole");
+  for (size_t i = 0; i < N; i++) y1[i] = y0[i] + 1, x0[i] = i < 760 ? NAN : x0[i];
+  cr_expect_eq(cells_of(COL_BROADPHASE_SAP, &b), 1, "240 boxes that can pair: swept whole");
+  b.count = 1;
+  cr_expect_eq(cells_of(COL_BROADPHASE_SAP, &b), 0, "one box: nothing swept");
 }

@@ -7,7 +7,8 @@
 /* The pair set by a method independent of the library's algorithms: sort the NaN-free boxes
  * on min x, then each box against the later ones while their min x reaches its max x (for an
  * overlapping pair the box sorted first always satisfies that, whatever the boxes' shapes),
- * each pair decided by the public single-pair rule. */
+ * each pair decided by the public single-pair rule. Returns the pairs tested: those whose x
+ * ranges overlap, as a sweep on x tests them. */
 typedef struct {
   float min_x;
   uint32_t index;
@@ -31,9 +32,9 @@ FZ_ORACLE static bool rule(const col_boxes *s, col_aabb3 a, col_aabb3 b, col_tou
                            (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
 }
 
-FZ_ORACLE void fb_oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
+FZ_ORACLE size_t fb_oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
   entry *e = fz_alloc(s->count * sizeof *e);
-  size_t m = 0;
+  size_t m = 0, tests = 0;
   for (size_t i = 0; i < s->count; i++)
     if (s->min[0][i] == s->min[0][i]) e[m++] = (entry){s->min[0][i], (uint32_t)i};
   qsort(e, m, sizeof *e, by_min_x);
@@ -42,6 +43,7 @@ FZ_ORACLE void fb_oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
     const col_aabb3 a = box_at(s, e[r].index);
     for (size_t j = r + 1; j < m; j++) {
       if (touch == COL_TOUCH_SEPARATES ? !(e[j].min_x < a.max.x) : !(e[j].min_x <= a.max.x)) break;
+      tests++;
       if (rule(s, a, box_at(s, e[j].index), touch) &&
           col_pairs_push(out, e[r].index, e[j].index) != COL_OK)
         abort();
@@ -49,4 +51,5 @@ FZ_ORACLE void fb_oracle(const col_boxes *s, col_touch touch, col_pairs *out) {
   }
   free(e);
   col_pairs_sort(out);
+  return tests;
 }

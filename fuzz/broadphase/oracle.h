@@ -7,7 +7,7 @@
 #include "../fuzz_common.h"
 
 /* Every overlapping pair of `s` under `touch`, sorted by (a, b), into `out` (replacing it):
- * boxes with a NaN min x never pair. */
-void fb_oracle(const col_boxes *s, col_touch touch, col_pairs *out);
+ * boxes with a NaN min x never pair. Returns the pairs it tested (x ranges overlapping). */
+size_t fb_oracle(const col_boxes *s, col_touch touch, col_pairs *out);
 
 #endif

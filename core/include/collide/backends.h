@@ -209,8 +209,9 @@ col_status col_backend_register(const col_user_backend *backend);
  * any order; a < b). It receives validated boxes (dims 2 or 3, count <= UINT32_MAX, arrays
  * non-NULL when count > 0, a valid touch rule) and an emptied `out`, which it fills with
  * col_pairs_push; `stats` is never NULL and starts zeroed (its `pairs` is set from `out`
- * afterwards; `tests` and `scratch_bytes` are the function's to report). `context` is the
- * registered pointer, passed back. An error status it returns reaches the caller, with `out`
+ * afterwards, `cells` set to 0; `tests` and `scratch_bytes` are the function's to report, and
+ * the rules broadphase.h states for the built-in algorithms' tests do not bind it). `context` is
+ * the registered pointer, passed back. An error status it returns reaches the caller, with `out`
  * emptied. */
 typedef col_status (*col_broadphase_fn)(const col_boxes *boxes, col_touch touch, col_pairs *out,
                                         col_broadphase_stats *stats, void *context);

@@ -76,11 +76,25 @@ typedef struct col_broadphase_info {
 size_t col_broadphase_count(void);
 bool col_broadphase_at(size_t i, col_broadphase_info *out);
 
-/* What a broadphase run did: box-pair tests performed, pairs found, and the peak bytes of
- * working memory it held at once (sort keys, copies, grid cells, tree nodes...; the pair list
- * itself not included). */
+/* What a broadphase run did: box-pair tests performed (by the built-in algorithms at least one
+ * per pair found; brute force exactly N(N-1)/2), pairs found, and the peak bytes of working memory
+ * it held at once (sort keys, copies, grid cells, tree nodes...; the pair list itself not
+ * included). `cells` names the path sweep and prune took (col_broadphase_pairs with
+ * COL_BROADPHASE_SAP and the parallel calls, which report the same value): the cells of its
+ * grid over y (and z in 3D) it swept, 1 when it swept the set whole; 0 for fewer than 2
+ * boxes (nothing to sweep), the other algorithms, the bipartite form and the cache. The rules,
+ * so that a benchmark can tell which path it timed:
+ *   - 1 when fewer than 256 boxes can pair (boxes with a NaN coordinate cannot), when a box has
+ *     min y > max y, min y = -inf or max y = +inf (or the same on z), or when every box has
+ *     zero size on y (or z), or all share one y (or z) range;
+ *   - more than 1 in 2D when, besides, every coordinate is finite, at least 300 boxes, and the
+ *     y range of the whole set (lowest min y to highest max y) is at least 3.01 times the
+ *     boxes' mean height (cells about 1.5 mean heights tall, at least 150 boxes a cell);
+ *   - in 3D, cells about 2 mean extents on y and z, at least about 150 boxes a cell, and 1 also
+ *     when the boxes would be copied into more than 3 cells each on average. */
 typedef struct col_broadphase_stats {
   uint64_t tests, pairs, scratch_bytes;
+  uint64_t cells;
 } col_broadphase_stats;
 
 /* All pairs (a, b), a < b, of boxes that overlap under `touch` (exactly the pairs for which

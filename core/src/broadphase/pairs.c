@@ -279,10 +279,10 @@ col_status col_broadphase_register(const col_user_broadphase *broadphase,
 
 /* A user broadphase gets validated input, an emptied list and zeroed stats (backends.h). */
 static col_status run_user(size_t u, col__bp *bp) {
-  col_broadphase_stats st = {0, 0, 0};
+  col_broadphase_stats st = {0, 0, 0, 0};
   const col_status status =
       user[u].user.pairs(bp->boxes, bp->touch, bp->out, &st, user[u].user.context);
-  bp->stats = (col_broadphase_stats){st.tests, bp->out->count, st.scratch_bytes};
+  bp->stats = (col_broadphase_stats){st.tests, bp->out->count, st.scratch_bytes, 0};
   return status;
 }
 
@@ -296,7 +296,7 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
   const col_broadphase_info *info = info_of(k);
   if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
     return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL};
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL};
   col_status st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

@@ -218,6 +218,7 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
   /* The padding: the NaN record (box index n), tag 0. */
   for (int q = 0; q < used; q++)
     for (size_t p = base[q] + count[q]; p < base[q + 1]; p++) slot[p] = n;
+  bp->stats.cells = (uint64_t)used; /* the path taken (broadphase.h) */
   *out = (col__sap_dealt){c->rec,
                           slot,
                           count,

@@ -52,7 +52,7 @@ void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_o
                   caller->touch,
                   caller->backend,
                   blocks || direct ? &o->window : &task->list,
-                  {0, 0, 0},
+                  {0, 0, 0, 0},
                   NULL,
                   false,
                   blocks ? &o->writer : NULL,
@@ -242,7 +242,7 @@ col_status col__par_join_close(col__par_join *pj, int cells) {
     COL_VALIDATE_CALL(validate_join(cells, pj, total));
     COL_VALIDATE_CALL(validate_count(task, n, task[0].direct + total));
   }
-  (void)cells;
+  bp->stats.cells = (uint64_t)cells; /* the parts dealt on their own copies of bp */
   const col_status st = col__bp_reserve(bp, total);
   if (st != COL_OK) return st;
   job j = {pj, NULL, out->data != NULL ? out->data + out->count : NULL, total};

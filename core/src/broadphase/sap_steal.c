@@ -90,7 +90,7 @@ col_status col__sap_share_sweep(col__sap_share *share, const col__par_join *pj, 
   /* Ordered: other parts' pairs into the task's second list (its working memory the task's). */
   col_pairs stolen = {task->stolen.data, 0, task->stolen.capacity, bp->out->work};
   col__bp sb = *bp;
-  sb.out = &stolen, sb.stats = (col_broadphase_stats){0, 0, 0};
+  sb.out = &stolen, sb.stats = (col_broadphase_stats){0, 0, 0, 0};
   const col_status st = take_others(share, parts, t, bp, &sb, idx);
   task->stolen = (col_pairs){stolen.data, stolen.count, stolen.capacity, NULL};
   bp->out->work = stolen.work;
