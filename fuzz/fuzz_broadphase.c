@@ -88,6 +88,54 @@ FZ_ORACLE static const char *sap_path_wrong(const col_boxes *b, uint64_t cells) 
   return NULL;
 }
 
+/* broadphase.h's bound on the quadtree's tests: fewer than M(M-1)/2 when M > 8 boxes without
+ * NaN and two of them lie in different child cells of the root (strictly off every centre line
+ * of the finite bounds, with a margin for the centre's float rounding, which moves it by an ulp
+ * or two of its own size when the bounds are a few ulps wide). A quadtree that keeps every
+ * box at its root gives the same pairs at brute force's cost: only this sees it. */
+FZ_ORACLE static bool quadtree_too_many_tests(const col_boxes *b, uint64_t tests) {
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  size_t m = 0;
+  for (size_t i = 0; i < b->count; i++) {
+    bool nan = false;
+    for (unsigned k = 0; k < b->dims; k++)
+      nan |= b->min[k][i] != b->min[k][i] || b->max[k][i] != b->max[k][i];
+    if (nan) continue;
+    m++;
+    for (unsigned k = 0; k < b->dims; k++) {
+      const double l = fmin(b->min[k][i], b->max[k][i]), h = fmax(b->min[k][i], b->max[k][i]);
+      if (isfinite(l)) lo[k] = fmin(lo[k], l);
+      if (isfinite(h)) hi[k] = fmax(hi[k], h);
+    }
+  }
+  if (m <= 8 || tests < (uint64_t)m * (m - 1) / 2) return false;
+  int first = -1;
+  for (size_t i = 0; i < b->count; i++) {
+    int cell = 0;
+    for (unsigned k = 0; k < b->dims; k++)
+      if (b->min[k][i] != b->min[k][i] || b->max[k][i] != b->max[k][i]) cell = -1;
+    for (unsigned k = 0; k < b->dims && cell >= 0; k++) {
+      const double c = (lo[k] + hi[k]) / 2,
+                   margin = 1e-5 * (hi[k] - lo[k]) + 1e-6 * fabs(c) + 1e-30;
+      const double l = fmin(b->min[k][i], b->max[k][i]), h = fmax(b->min[k][i], b->max[k][i]);
+      if (!isfinite(c) || !(hi[k] > lo[k]))
+        cell = -1;
+      else if (h < c - margin)
+        cell |= 0;
+      else if (l > c + margin)
+        cell |= 1 << k;
+      else
+        cell = -1; /* NaN too */
+    }
+    if (cell < 0) continue;
+    if (first < 0)
+      first = cell;
+    else if (cell != first)
+      return true;
+  }
+  return false;
+}
+
 FZ_ORACLE static int by_pair(const void *p, const void *q) {
   const col_pair *a = p, *b = q;
   if (a->a != b->a) return a->a < b->a ? -1 : 1;
@@ -221,6 +269,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                          : info.algorithm == COL_BROADPHASE_BRUTE &&
                                  stats.tests != (uint64_t)boxes.count * (boxes.count - 1) / 2
                              ? "brute force did not test N(N-1)/2 pairs"
+                         : info.algorithm == COL_BROADPHASE_QUADTREE &&
+                                 quadtree_too_many_tests(&boxes, stats.tests)
+                             ? "the quadtree tested every pair though two boxes lie in different "
+                               "cells of its root"
                          : info.algorithm == COL_BROADPHASE_SAP
                              ? sap_path_wrong(&boxes, stats.cells)
                          : stats.cells != 0 ? "stats.cells is not 0 for this algorithm"

@@ -71,6 +71,20 @@ static void start_pools(void) {
               col_status_string(st), workers);
       fz_fail();
     }
+    /* The limit (parallel.h): 1,024 threads are taken, more are COL_ERR_SIZE. */
+    p = NULL;
+    const col_status most = col_thread_pool_create(1024, &p);
+    const uint32_t most_workers = most == COL_OK ? col_thread_pool_tasks(p).workers : 0;
+    col_thread_pool_destroy(p);
+    p = NULL;
+    const col_status over = col_thread_pool_create(1025, &p);
+    if (most != COL_OK || most_workers != 1024 || over != COL_ERR_SIZE || p != NULL) {
+      fprintf(stderr,
+              "fuzz parallel: col_thread_pool_create(1024): status %s, %u workers; (1025): "
+              "status %s (parallel.h: up to 1,024 threads, more is COL_ERR_SIZE)\n",
+              col_status_string(most), most_workers, col_status_string(over));
+      fz_fail();
+    }
   }
 }
 

@@ -30,12 +30,7 @@ void seeds_write(void) {
    * from the cells before them on both axes. */
   enc l = {.n = 0};
   put8(&l, 1 | 2), put8(&l, 1000 & 0xFF), put8(&l, 0xF0 | 1000 >> 8);
-  for (int i = 0; i < 1000; i++) {
-    const float grow = i % 8 == 3 ? 1.25f : 1.0f;
-    const float x = (float)(i % 10 - 5), y = (float)(i / 10 % 10 - 5), z = (float)(i / 100 - 5);
-    putf(&l, x), putf(&l, y), putf(&l, x + grow), putf(&l, y + grow), putf(&l, z),
-        putf(&l, z + grow);
-  }
+  put_lattice_boxes(&l);
   save(&l, "lattice-3D-n1000");
   /* Large generated sets of each shape (the second n byte's bits 2-3: flat, lattice, points),
    * sizes with a scalar tail after the vector blocks of 4, both touch rules. */

@@ -75,3 +75,11 @@ const float edge_boxes[][6] = {
     {0x1p-149f, 0, 1, 1, 0, 1}, /* denormal */
 };
 _Static_assert(sizeof edge_boxes / sizeof edge_boxes[0] == NEDGE, "NEDGE counts edge_boxes");
+
+void put_lattice_boxes(enc *e) {
+  for (int i = 0; i < 1000; i++) {
+    const float grow = i % 8 == 3 ? 1.25f : 1.0f;
+    const float x = (float)(i % 10 - 5), y = (float)(i / 10 % 10 - 5), z = (float)(i / 100 - 5);
+    putf(e, x), putf(e, y), putf(e, x + grow), putf(e, y + grow), putf(e, z), putf(e, z + grow);
+  }
+}

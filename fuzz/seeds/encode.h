@@ -34,6 +34,11 @@ extern const size_t lengths[NLENGTHS];
 enum { NEDGE = 15 };
 extern const float edge_boxes[NEDGE][6];
 
+/* A 10 x 10 x 10 lattice of unit boxes touching their neighbours (no pair under the open rule),
+ * every eighth grown by a quarter (pairs with its neighbours after it), as 1,000 boxes of 6
+ * floats: sweep and prune's grid over y and z then has many boxes over four cells at once. */
+void put_lattice_boxes(enc *e);
+
 /* Writes the target's seeds with save: defined by fuzz/seeds/<target>.c, one per target (the
  * Makefile links each with make_seeds.c into its own program). */
 void seeds_write(void);

@@ -25,12 +25,7 @@ void seeds_write(void) {
    * quarter: many boxes over four cells at once. */
   enc l = {.n = 0};
   put8(&l, 1), put8(&l, 1000 & 0xFF), put8(&l, 1000 >> 8);
-  for (int i = 0; i < 1000; i++) {
-    const float grow = i % 8 == 3 ? 1.25f : 1.0f;
-    const float x = (float)(i % 10 - 5), y = (float)(i / 10 % 10 - 5), z = (float)(i / 100 - 5);
-    putf(&l, x), putf(&l, y), putf(&l, x + grow), putf(&l, y + grow), putf(&l, z),
-        putf(&l, z + grow);
-  }
+  put_lattice_boxes(&l);
   save(&l, "lattice-3D-n1000");
   /* The edge boxes among a generated set of 400. */
   for (unsigned dims = 2; dims <= 3; dims++) {

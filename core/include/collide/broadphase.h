@@ -77,8 +77,10 @@ size_t col_broadphase_count(void);
 bool col_broadphase_at(size_t i, col_broadphase_info *out);
 
 /* What a broadphase run did: box-pair tests performed (by the built-in algorithms at least one
- * per pair found; brute force exactly N(N-1)/2), pairs found, and the peak bytes of working memory
- * it held at once (sort keys, copies, grid cells, tree nodes...; the pair list itself not
+ * per pair found; brute force exactly N(N-1)/2; the quadtree fewer than M(M-1)/2, M the boxes
+ * without NaN, when M > 8 and two boxes each lie strictly on one side of every centre line of
+ * the set's finite bounds, on different sides of one), pairs found, and the peak bytes of working
+ * memory it held at once (sort keys, copies, grid cells, tree nodes...; the pair list itself not
  * included). `cells` names the path sweep and prune took (col_broadphase_pairs with
  * COL_BROADPHASE_SAP and the parallel calls, which report the same value): the cells of its
  * grid over y (and z in 3D) it swept, 1 when it swept the set whole; 0 for fewer than 2
