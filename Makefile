@@ -45,7 +45,7 @@ endif
 # The scalar backend must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 3). Only scalar.c
 # gets it; the front ends and broadphases around the kernels may vectorize.
 SCALAR_FLAGS := -fno-tree-vectorize
-# The sanitizers of SANITIZE=1 (FUZZ_SANITIZERS below: the fuzzers'); scripts/cross-test.sh leaves
+# The sanitizers of SANITIZE=1 (FUZZ_SANITIZERS below: the fuzzers'); scripts/check/cross-test.sh leaves
 # out those that cannot run under qemu-user.
 SANITIZERS ?= address,undefined,float-divide-by-zero,float-cast-overflow
 SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZERS) -fno-sanitize-recover=all
@@ -54,8 +54,8 @@ TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 
 # Flags that change floating-point results: refused in CFLAGS, where the required flags after
 # them would undo some (-ffp-contract=off) and not others. A compared variant takes them in
-# CHOICE_CFLAGS, which comes after the required flags (scripts/choice.py moves them there for
-# scripts/compare, make fuzz-choice and make bench-choices); never in the project's own
+# CHOICE_CFLAGS, which comes after the required flags (scripts/bench/choice.py moves them there for
+# scripts/bench/compare.py, make fuzz-choice and make bench-choices); never in the project's own
 # reference folders, whose builds the tests and committed figures use.
 # Allowed in CFLAGS: -fno-trapping-math, -frounding-math, -fsignaling-nans and -fno-math-errno
 # change no value collide computes (only whether FP exceptions and errno may be observed, which
@@ -65,7 +65,7 @@ FP_BREAKERS := %fast-math -Ofast -ffp-contract=fast -ffp-contract=on -funsafe-ma
   -fcx-limited-range
 FAST_MATH_FLAGS := $(filter-out -fno-fast-math,$(filter $(FP_BREAKERS),$(CFLAGS)))
 ifneq ($(FAST_MATH_FLAGS),)
-$(error CFLAGS contains $(FAST_MATH_FLAGS): these flags change results, so collide's bit-exact contract (DESIGN.md 3) keeps them out of the build's own flags, and the -ffp-contract=off -fno-fast-math the build adds after CFLAGS would silently undo some of them. A compared variant takes them in CHOICE_CFLAGS, after the required flags, in a folder of its own: scripts/compare --build 'CFLAGS+=...' does that for you (so do make fuzz-choice CHOICE=... and make bench-choices))
+$(error CFLAGS contains $(FAST_MATH_FLAGS): these flags change results, so collide's bit-exact contract (DESIGN.md 3) keeps them out of the build's own flags, and the -ffp-contract=off -fno-fast-math the build adds after CFLAGS would silently undo some of them. A compared variant takes them in CHOICE_CFLAGS, after the required flags, in a folder of its own: scripts/bench/compare.py --build 'CFLAGS+=...' does that for you (so do make fuzz-choice CHOICE=... and make bench-choices))
 endif
 # CHOICE_CFLAGS: a compared variant's flags, after the required ones (so that -ffp-contract=fast,
 # -ffast-math, -Ofast, -march=native take effect); in BUILD_ID (O/.flags), so changing them
@@ -136,13 +136,13 @@ CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 # architecture), and again as an emulated twin with SIMDe's portable code, everywhere, with
 # -DCOL_ISA=<its name>. The files, their flags and the lists the registry, CPU tests and unit
 # tests include (ISA_LIST_H) come from the collide-isa line at the top of each
-# (scripts/isa-list.sh): adding a backend is adding its file.
+# (scripts/build/isa-list.sh): adding a backend is adding its file.
 MACHINE := $(shell $(CC) -dumpmachine)
 ISA_LIST_H := $(O)/gen/isa_list.h
-NATIVE_ISA_SRC := $(shell bash scripts/isa-list.sh native $(MACHINE))
-ISA_SRC := $(shell bash scripts/isa-list.sh emulated)
+NATIVE_ISA_SRC := $(shell bash scripts/build/isa-list.sh native $(MACHINE))
+ISA_SRC := $(shell bash scripts/build/isa-list.sh emulated)
 $(foreach f,$(sort $(NATIVE_ISA_SRC) $(ISA_SRC)),\
-  $(eval ISA_FLAGS_$(basename $(notdir $(f))) := $(shell bash scripts/isa-list.sh flags $(f))))
+  $(eval ISA_FLAGS_$(basename $(notdir $(f))) := $(shell bash scripts/build/isa-list.sh flags $(f))))
 # -Wno-psabi: without -mavx, clang warns that 256/512-bit vector arguments change the ABI. The
 # vectors only pass between static functions of one file; the backend table's kernels take
 # pointers and scalars, so no ABI crosses a file boundary.
@@ -183,7 +183,7 @@ $(HARNESS_OBJ): $(O)/obj/harness/%.o: harness/%.c $(O)/.flags | $(DEPS_STAMP)
 # rebuilt: its place in the list names its registration function); the user flags likewise.
 $(USER_O)/user/register.c: FORCE
 	@mkdir -p $(@D)
-	@bash scripts/user-register.sh $(USER_FILES) > $@.tmp.$$$$; cmp -s $@.tmp.$$$$ $@ || mv $@.tmp.$$$$ $@; rm -f $@.tmp.$$$$
+	@bash scripts/build/user-register.sh $(USER_FILES) > $@.tmp.$$$$; cmp -s $@.tmp.$$$$ $@ || mv $@.tmp.$$$$ $@; rm -f $@.tmp.$$$$
 $(USER_O)/user/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(USER_CFLAGS)' | cmp -s - $@ || echo '$(USER_CFLAGS)' > $@
@@ -206,8 +206,8 @@ $(foreach i,$(USER_IDS),$(eval $(call USER_KERNEL_RULE,$(i))))
 # The targets are the files fuzz/fuzz_<target>.c (fuzz_common.c is shared code); a target's
 # further parts, if any, are fuzz/<target>/*.c. FUZZ_TARGETS picks some of them for make fuzz /
 # fuzz-brief / fuzz-merge, e.g. FUZZ_TARGETS="aabb mtd".
-ALL_FUZZ_TARGETS := $(shell bash scripts/fuzz-targets.sh)
-FUZZ_LINK_FLAGS := $(shell bash scripts/fuzz-targets.sh link-flags)
+ALL_FUZZ_TARGETS := $(shell bash scripts/fuzz/fuzz-targets.sh)
+FUZZ_LINK_FLAGS := $(shell bash scripts/fuzz/fuzz-targets.sh link-flags)
 fuzz_parts = $(patsubst fuzz/%.c,$(O)/obj/fuzz/%.o,$(wildcard fuzz/$(1)/*.c))
 FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ_COMMON_OBJ := $(O)/obj/fuzz/fuzz_common.o
@@ -236,11 +236,11 @@ $(LIB): $(CORE_OBJ)
 	$(AR) rcs $@ $^
 
 # The shared library: the same objects, its soname carrying the major version, exporting only
-# the public col_ API (scripts/libcollide.map). -z defs: every symbol it needs is named (-lm);
+# the public col_ API (scripts/build/libcollide.map). -z defs: every symbol it needs is named (-lm);
 # sanitized builds leave their runtime to the program, so they skip that check.
-$(SHLIB): $(CORE_OBJ) scripts/libcollide.map
+$(SHLIB): $(CORE_OBJ) scripts/build/libcollide.map
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/libcollide.map \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/build/libcollide.map \
 	  $(if $(SANITIZE),,-Wl,-z,defs) $(CORE_OBJ) -lm -o $@
 
 # The ISA lists for this target, rewritten only when they change (an ISA file added, removed or
@@ -248,7 +248,7 @@ $(SHLIB): $(CORE_OBJ) scripts/libcollide.map
 # A temporary per make process: two makes on one build folder must not clobber each other.
 $(ISA_LIST_H): FORCE
 	@mkdir -p $(@D)
-	@t=$@.tmp.$$$$; bash scripts/isa-list.sh header $(MACHINE) > $$t || { rm -f $$t; exit 1; }; \
+	@t=$@.tmp.$$$$; bash scripts/build/isa-list.sh header $(MACHINE) > $$t || { rm -f $$t; exit 1; }; \
 	  cmp -s $$t $@ || mv $$t $@; rm -f $$t
 
 $(O)/obj/core/src/%.o: core/src/%.c $(O)/.flags | $(ISA_LIST_H)
@@ -295,8 +295,8 @@ $(O)/.flags: FORCE
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 FORCE:
 
-$(DEPS_STAMP): scripts/install-deps.sh
-	bash scripts/install-deps.sh
+$(DEPS_STAMP): scripts/build/install-deps.sh
+	bash scripts/build/install-deps.sh
 	@mkdir -p $(@D)
 	@touch $@
 deps: $(DEPS_STAMP)
@@ -323,7 +323,7 @@ include mk/install.mk
 
 include mk/help.mk
 
-# Nothing may be mounted under build/ (scripts/check-bare-debian.sh mounts /proc, /sys and /dev
+# Nothing may be mounted under build/ (scripts/check/check-bare-debian.sh mounts /proc, /sys and /dev
 # in its root while it runs); rm never crosses into another file system anyway.
 NOT_MOUNTED = @! grep -q ' $(CURDIR)/build/' /proc/mounts 2>/dev/null || \
   { echo "clean: file systems are mounted under build/ (a bare-Debian check running?)"; exit 1; }

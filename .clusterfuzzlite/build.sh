@@ -2,14 +2,14 @@
 # ClusterFuzzLite / OSS-Fuzz build of collide's fuzz targets. Honours the variables those
 # builders set: $CC, $CXX, $CFLAGS, $CXXFLAGS (sanitizer and coverage flags), $LIB_FUZZING_ENGINE
 # (the fuzzing engine to link), $OUT (where fuzzers, seed corpora and dictionaries go), $SRC
-# and $WORK. Run locally by `make fuzz-cfl-check` (scripts/cfl-check.sh).
+# and $WORK. Run locally by `make fuzz-cfl-check` (scripts/fuzz/cfl-check.sh).
 #
 # Produces, per fuzz target T (every fuzz/fuzz_T.c but fuzz_common.c, as the Makefile finds
 # them, with its parts fuzz/T/*.c if any): $OUT/fuzz_T, $OUT/fuzz_T_seed_corpus.zip,
 # $OUT/fuzz_T.dict and $OUT/fuzz_T.options.
 # The flags are the Makefile's, asked from make (one definition): the bit-exact contract's flags
 # and include folders, the scalar backend (scalar.c) with its own, each ISA file with its own
-# flags only (scripts/isa-list.sh) and again emulated, both with -DCOL_ISA=<its name>, the
+# flags only (scripts/build/isa-list.sh) and again emulated, both with -DCOL_ISA=<its name>, the
 # harness's folder and libraries. USER_KERNELS and USER_CFLAGS bring in user kernels as they do
 # for make. The workflows that run it are in .github/workflows/cflite_*.yml.
 
@@ -44,7 +44,7 @@ harness_libs=${var[4]}
 # The ISA lists the registry, CPU tests and ISA files include (isa_list.h), as the Makefile
 # generates them into $(O)/gen (on the include path above), for this compiler's target.
 mkdir -p "$obj/gen"
-bash scripts/isa-list.sh header "$($CC -dumpmachine)" >"$obj/gen/isa_list.h"
+bash scripts/build/isa-list.sh header "$($CC -dumpmachine)" >"$obj/gen/isa_list.h"
 
 for src in ${var[5]}; do
   name=$(echo "${src#core/src/}" | tr / -)
@@ -52,12 +52,12 @@ for src in ${var[5]}; do
   $CC $flags $scalar -c "$src" -o "$obj/${name%.c}.o"
 done
 # The ISA files and their flags: the collide-isa line of each, as the Makefile reads them.
-for src in $(bash scripts/isa-list.sh native "$($CC -dumpmachine)"); do
+for src in $(bash scripts/build/isa-list.sh native "$($CC -dumpmachine)"); do
   # shellcheck disable=SC2046 # the flags are words
-  $CC $flags $(bash scripts/isa-list.sh flags "$src") -DCOL_ISA="$(basename "$src" .c)" -c "$src" \
+  $CC $flags $(bash scripts/build/isa-list.sh flags "$src") -DCOL_ISA="$(basename "$src" .c)" -c "$src" \
     -o "$obj/$(basename "$src" .c).o"
 done
-for src in $(bash scripts/isa-list.sh emulated); do
+for src in $(bash scripts/build/isa-list.sh emulated); do
   $CC $flags $emu -DCOL_ISA="$(basename "$src" .c)" -c "$src" -o "$obj/$(basename "$src" .c)-emu.o"
 done
 ar rcs "$obj/libcollide.a" "$obj"/*.o
@@ -73,11 +73,11 @@ for src in ${USER_KERNELS:-}; do
   user_objs+=("$obj/user_$i.o")
 done
 # shellcheck disable=SC2086 # the file list is words
-bash scripts/user-register.sh ${USER_KERNELS:-} >"$obj/user_register.c"
+bash scripts/build/user-register.sh ${USER_KERNELS:-} >"$obj/user_register.c"
 $CC $flags $harness_inc -c "$obj/user_register.c" -o "$obj/user_register.o"
 $CC $flags $harness_inc -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
 $CC $flags $harness_inc -c harness/sweep_exact.c -o "$obj/sweep_exact.o"
-targets=$(bash scripts/fuzz-targets.sh)
+targets=$(bash scripts/fuzz/fuzz-targets.sh)
 for target in $targets; do
   $CC $flags $harness_inc -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
   # A target's further parts: fuzz/<target>/*.c (as the Makefile finds them).
@@ -88,7 +88,7 @@ for target in $targets; do
     parts+=("$obj/fuzz_${target}_$(basename "$src" .c).o")
   done
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "${parts[@]}" "$obj/fuzz_common.o" "$obj/sweep_exact.o" \
-    "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE $(bash scripts/fuzz-targets.sh link-flags) \
+    "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE $(bash scripts/fuzz/fuzz-targets.sh link-flags) \
     $harness_libs -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
   zip -q -j "$OUT/fuzz_${target}_seed_corpus.zip" fuzz/corpus/"$target"/*

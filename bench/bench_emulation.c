@@ -1,6 +1,6 @@
 /* Whether this process runs under a user-mode emulator such as qemu-user, where a timing
  * measures the emulator's translation of the code, not the code: collide-bench refuses then.
- * Only the C library: scripts/check-emulation.sh cross-builds this file alone with a small
+ * Only the C library: scripts/check/check-emulation.sh cross-builds this file alone with a small
  * main (bench/check/emulation_check.c) and runs it under qemu-user.
  *
  * Two independent pieces of evidence, each chosen so that it never fires on a real machine of

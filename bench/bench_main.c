@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "collide-bench: %s\n", emulated);
     return BENCH_EXIT_EMULATED;
   }
-  /* The results folder's name for this machine (scripts/bench.sh asks here). */
+  /* The results folder's name for this machine (scripts/bench/bench.sh asks here). */
   if (argc == 2 && strcmp(argv[1], "--collide_machine_name") == 0) {
     char name[256];
     bench_machine_name(name, sizeof name);

@@ -84,7 +84,7 @@ void *fz_alloc(size_t bytes) {
   return p;
 }
 
-/* Every fuzz link wraps the allocator (scripts/fuzz-targets.sh link-flags: the linker sends
+/* Every fuzz link wraps the allocator (scripts/fuzz/fuzz-targets.sh link-flags: the linker sends
  * the library's malloc, calloc and realloc calls here), so that a target can make one chosen
  * allocation fail and check what the library then promises. */
 void *__real_malloc(size_t bytes);

@@ -1,4 +1,4 @@
-/* The unit suite under qemu-user (scripts/cross-test.sh links this into its cross builds only):
+/* The unit suite under qemu-user (scripts/check/cross-test.sh links this into its cross builds only):
  * Criterion starts every test in a worker made by execve() of the test binary itself. Without
  * binfmt_misc (a container has none) the host kernel cannot run a foreign binary: execve fails
  * with ENOEXEC and Criterion aborts with "Could not spawn test instance: Protocol error". With

@@ -1,6 +1,6 @@
 /* The harnesses' way to your own kernels (README, "Fuzz and time your own kernel"): the
  * Makefile compiles each file of USER_KERNELS with col_user_register renamed per file, and
- * generates the function below (scripts/user-register.sh), which calls them in order. The
+ * generates the function below (scripts/build/user-register.sh), which calls them in order. The
  * unit tests, fuzzers and benchmarks call it once at start, before they list backends and
  * broadphases. */
 #ifndef COLLIDE_HARNESS_USER_KERNELS_H

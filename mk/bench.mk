@@ -5,7 +5,7 @@
 # regenerates results/REPORT.md; other runs write their own report under results/<machine>/partial/.
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
-	@bash scripts/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
+	@bash scripts/bench/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
 
 # The incremental cache over a long run (tools/soak/soak.c, README "Soak test"): SOAK_FRAMES
 # frames of the moving scene through the tree and the sweep-and-prune caches (listed update),
@@ -39,15 +39,15 @@ soak-selftest: $(SOAKBIN)
 
 # The benchmark harness's failure paths and concurrency, checked with build/test's binaries: a
 # user kernel that fails to register, a bad flag, a filter matching nothing, the output formats,
-# two runs at once, a two-machine report, scripts/compare's warnings (scripts/check-bench-errors.sh).
+# two runs at once, a two-machine report, scripts/bench/compare.py's warnings (scripts/check/check-bench-errors.sh).
 bench-check: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/test build/test/collide-bench
-	@bash scripts/check-bench-errors.sh build/test
+	@bash scripts/check/check-bench-errors.sh build/test
 
-# Build choices priced in time and in answers (scripts/bench-choices.py): the default list of
+# Build choices priced in time and in answers (scripts/bench/bench-choices.py): the default list of
 # choices (or BENCH_CHOICES='choice; choice', each make variables) built in build/choices/, every
 # family's headline rows timed in alternating rounds, each digest compared with the reference's;
 # writes results/<machine>/choices/, which the report shows. About 10 minutes here.
 .PHONY: bench-choices
 bench-choices: $(DEPS_STAMP)
-	@$(PYTHON) scripts/bench-choices.py
+	@$(PYTHON) scripts/bench/bench-choices.py

@@ -49,13 +49,13 @@ digest-golden: $(DEPS_STAMP)
 	@echo "digest-golden: wrote $(DIGEST_GOLDEN) ($$(grep -vc '^#' $(DIGEST_GOLDEN)) kernels)"
 
 # A seeded one-ulp change in one backend must fail digest-check naming the kernel, the backend
-# and the first differing input (scripts/digest-selftest.sh).
+# and the first differing input (scripts/check/digest-selftest.sh).
 digest-selftest: $(DEPS_STAMP)
-	@bash scripts/digest-selftest.sh
+	@bash scripts/check/digest-selftest.sh
 
 # make fuzz-choice CHOICE='CC=clang CFLAGS=-O3 -march=native -ffp-contract=fast': the digest's
 # kernels fuzzed on the reference build and on a variant in one libFuzzer program
-# (scripts/fuzz-choice.sh; tools/choice/). The variant's folder builds choice-variant.o: the
+# (scripts/fuzz/fuzz-choice.sh; tools/choice/). The variant's folder builds choice-variant.o: the
 # digest's kernels and the variant's library linked into one relocatable object whose only
 # global names are choice_variant_kernels and choice_variant_run (objcopy makes the rest
 # local), so the two libraries' col_ names never meet.
@@ -78,4 +78,4 @@ $(dir $(FUZZ_CHOICE_VARIANT))fuzz_choice: $(O)/obj/tools/choice/fuzz_choice.o $(
 .PHONY: fuzz-choice
 # FUZZ_SECONDS (default 30) of fuzzing; INPUT=file runs one input again (exit 1 while it differs).
 fuzz-choice: $(DEPS_STAMP)
-	@bash scripts/fuzz-choice.sh
+	@bash scripts/fuzz/fuzz-choice.sh

@@ -2,7 +2,7 @@
 
 # The fuzzers of FUZZ_TARGETS (default: all), after the variables are checked.
 fuzz-build: $(DEPS_STAMP)
-	@bash scripts/fuzz.sh check $(FUZZ_TARGETS)
+	@bash scripts/fuzz/fuzz.sh check $(FUZZ_TARGETS)
 	@$(MAKE) --no-print-directory O=build/fuzz CC=$(FUZZ_CC) SANITIZE=fuzz \
 	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
@@ -13,15 +13,15 @@ fuzz-build: $(DEPS_STAMP)
 FUZZ_ENV = FUZZ_O=build/fuzz USER_KERNELS='$(USER_KERNELS)' USER_CFLAGS='$(USER_CFLAGS)' \
   $(if $(filter command line environment,$(origin FUZZ_CC)),FUZZ_CC='$(FUZZ_CC)')
 fuzz:
-	@bash scripts/fuzz.sh check $(FUZZ_TARGETS)
+	@bash scripts/fuzz/fuzz.sh check $(FUZZ_TARGETS)
 	@$(MAKE) --no-print-directory fuzz-build
-	@$(FUZZ_ENV) bash scripts/fuzz.sh run $(FUZZ_TARGETS)
+	@$(FUZZ_ENV) bash scripts/fuzz/fuzz.sh run $(FUZZ_TARGETS)
 
 # Part of make test: about 20 seconds per target, one process, no disagreement allowed.
 fuzz-brief:
-	@FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz.sh check $(FUZZ_TARGETS)
+	@FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz/fuzz.sh check $(FUZZ_TARGETS)
 	@$(MAKE) --no-print-directory fuzz-build
-	@$(FUZZ_ENV) FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz.sh brief $(FUZZ_TARGETS)
+	@$(FUZZ_ENV) FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz/fuzz.sh brief $(FUZZ_TARGETS)
 
 # One input of one target, replayed by its fuzzer rebuilt with this command's variables
 # (USER_KERNELS ...): the report again, exit 1 while the disagreement stands.
@@ -33,37 +33,37 @@ fuzz-repro:
 	@[ -n "$(INPUT)" ] || { echo "fuzz-repro: say which input: INPUT=path FUZZ_TARGETS=target" >&2; exit 2; }
 	@[ -f '$(INPUT)' ] || { echo "fuzz-repro: $(INPUT): no such file" >&2; exit 2; }
 	@[ $(words $(REPRO_TARGET)) -eq 1 ] || { echo "fuzz-repro: name the input's target: FUZZ_TARGETS=<one of $(ALL_FUZZ_TARGETS)>" >&2; exit 2; }
-	@bash scripts/fuzz.sh check $(REPRO_TARGET)
+	@bash scripts/fuzz/fuzz.sh check $(REPRO_TARGET)
 	@$(MAKE) --no-print-directory fuzz-build FUZZ_TARGETS=$(REPRO_TARGET)
-	@$(FUZZ_ENV) bash scripts/fuzz.sh repro $(REPRO_TARGET) '$(INPUT)'
+	@$(FUZZ_ENV) bash scripts/fuzz/fuzz.sh repro $(REPRO_TARGET) '$(INPUT)'
 
 # The failure path as a user meets it: make fuzz with a wrong user backend and a wrong user
 # broadphase, checked for the report, the kept input and a reproduce command that fails.
 fuzz-failure-check:
-	@bash scripts/fuzz-failure-check.sh
+	@bash scripts/fuzz/fuzz-failure-check.sh
 
 # Executions per second of each target (FUZZ_TARGETS) from its committed corpus, alone,
 # FUZZ_SPEED_SECONDS each (default 10): the table fuzz/README.md keeps, with the machine.
 fuzz-speed: fuzz-build
-	@bash scripts/fuzz-speed.sh $(FUZZ_TARGETS)
+	@bash scripts/fuzz/fuzz-speed.sh $(FUZZ_TARGETS)
 
 # Seeded bugs: each must be found within 60 seconds.
 fuzz-selftest: fuzz-build
-	@bash scripts/fuzz-selftest.sh
+	@bash scripts/fuzz/fuzz-selftest.sh
 
 # Mutation testing: MUTANTS single-token mutants of the kernels, broadphases, movement and
 # simulations, each fuzzed MUTANT_SECONDS with the corpus; kill rate, times, survivors as diffs
 # (build/mutants/report.md). Equivalent mutants: fuzz/mutants-equivalent.txt.
 fuzz-mutants: fuzz-build
-	@$(PYTHON) scripts/fuzz-mutants.py
+	@$(PYTHON) scripts/fuzz/fuzz-mutants.py
 
 # Fold fuzz/corpus-local/ into the committed corpora: the inputs that reach new edges.
 fuzz-merge: fuzz-build
-	@bash scripts/fuzz.sh merge $(FUZZ_TARGETS)
+	@bash scripts/fuzz/fuzz.sh merge $(FUZZ_TARGETS)
 
 # ClusterFuzzLite's build.sh, run locally with the variables OSS-Fuzz sets.
 fuzz-cfl-check: fuzz-build
-	@bash scripts/cfl-check.sh
+	@bash scripts/fuzz/cfl-check.sh
 
 # Regenerate the hand-made seed inputs into fuzz/corpus/: every fuzz target's seed writer
 # fuzz/seeds/<target>.c, linked with the driver fuzz/make_seeds.c and the encoder

@@ -75,7 +75,7 @@ Targets
   seeds          regenerate the hand-made seed inputs in fuzz/corpus/
   install        install headers, libraries, collide.pc, the CMake package into DESTDIR+PREFIX
   uninstall      remove exactly the files install writes (same PREFIX and DESTDIR)
-  deps           install the missing Debian packages (scripts/install-deps.sh; as root)
+  deps           install the missing Debian packages (scripts/build/install-deps.sh; as root)
   format         clang-format the C and C++ sources
   clean          remove the build folders; distclean: also fuzzing's and partial runs' output
   help           this text
@@ -87,7 +87,7 @@ Variables (default in brackets)
                  -Wmissing-prototypes]; -std=c11 -ffp-contract=off -fno-fast-math are always
                  added after it; flags that change results (-ffp-contract=fast or =on, fast
                  math, -Ofast, -funsafe-math-optimizations, -fassociative-math, ...) are refused
-                 here: compare them with scripts/compare --build 'CFLAGS+=...' (CHOICE_CFLAGS)
+                 here: compare them with scripts/bench/compare.py --build 'CFLAGS+=...' (CHOICE_CFLAGS)
   CXXFLAGS       [-O2 -g -Wall -Wextra -Werror]
   LDFLAGS        flags for every link only (-L, -Wl,...) [empty]
   PIC_FLAGS      [-fPIC -fno-semantic-interposition] the shared library needs position-
@@ -123,7 +123,7 @@ Variables (default in brackets)
   FUZZ_LANES     targets fuzzed side by side by fuzz-brief and make test [the cores: $(FUZZ_JOBS_DEFAULT)]
   FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
   BENCH_CHOICES  bench-choices' choices, ';'-separated make variables [the default list]
-  CHOICE         fuzz-choice's variant: make variables (scripts/choice.py: CFLAGS+=x adds to
+  CHOICE         fuzz-choice's variant: make variables (scripts/bench/choice.py: CFLAGS+=x adds to
                  the defaults, CFLAGS=x replaces them) []
   CHOICE_CFLAGS  a compared variant's flags, after the required ones (so -ffp-contract=fast,
                  fast math, -Ofast take effect there); recorded in O/.flags; the build is then

@@ -33,9 +33,9 @@ install: lib
 	install -m 0755 $(SHLIB) $(DEST)/lib/libcollide.so.$(VERSION)
 	ln -sfn libcollide.so.$(VERSION) $(DEST)/lib/$(SONAME)
 	ln -sfn $(SONAME) $(DEST)/lib/libcollide.so
-	sed $(INSTALL_SUBST) scripts/collide.pc.in > $(DEST)/lib/pkgconfig/collide.pc
-	sed $(INSTALL_SUBST) scripts/collideConfig.cmake.in > $(DEST)/lib/cmake/collide/collideConfig.cmake
-	sed $(INSTALL_SUBST) scripts/collideConfigVersion.cmake.in \
+	sed $(INSTALL_SUBST) scripts/build/collide.pc.in > $(DEST)/lib/pkgconfig/collide.pc
+	sed $(INSTALL_SUBST) scripts/build/collideConfig.cmake.in > $(DEST)/lib/cmake/collide/collideConfig.cmake
+	sed $(INSTALL_SUBST) scripts/build/collideConfigVersion.cmake.in \
 	  > $(DEST)/lib/cmake/collide/collideConfigVersion.cmake
 	chmod 0644 $(DEST)/lib/pkgconfig/collide.pc $(DEST)/lib/cmake/collide/*.cmake
 	@echo "install: collide $(VERSION) in $(DEST); programs find libcollide.so.$(SOVERSION) at run time" \
@@ -55,4 +55,4 @@ uninstall:
 # even under make -n.)
 MAKE_PATH = $(MAKE)
 install-check:
-	@bash scripts/install-check.sh "$(MAKE_PATH)" "$(CC)" build/install-check
+	@bash scripts/build/install-check.sh "$(MAKE_PATH)" "$(CC)" build/install-check

@@ -1,7 +1,7 @@
 # collide: the test targets (make test and its steps; included by the Makefile after the build rules).
 
 # The unit suite, once per backend: every supported one, or only $(COLLIDE_BACKEND). Each run
-# has TEST_LIMIT seconds (it takes seconds; see scripts/run-tests.sh for why there is a limit).
+# has TEST_LIMIT seconds (it takes seconds; see scripts/check/run-tests.sh for why there is a limit).
 # CHECK_TWINS=0 leaves out an emulated backend (<isa>-emu) whose native twin <isa> runs here:
 # the same source on SIMDe's portable C. make test's ASan+UBSan pass does (it cost 30-45 s a
 # backend); its plain pass and the corpus replay, under ASan too, still run every backend.
@@ -16,7 +16,7 @@ check: $(TESTBIN)
 	  if [ "$(CHECK_TWINS)" = 0 ] && [ "$$native" != "$$b" ] && echo " "$$backends" " | grep -q " $$native "; then \
 	    echo "== $(TESTBIN): $$b left out (CHECK_TWINS=0: its native twin $$native ran)"; continue; fi; \
 	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b"; \
-	  COLLIDE_BACKEND=$$b bash scripts/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
+	  COLLIDE_BACKEND=$$b bash scripts/check/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
 	done
 	@$(MAKE) --no-print-directory peer-check O=$(O)
 	@$(MAKE) --no-print-directory check-env O=$(O)
@@ -42,7 +42,7 @@ bench-smoke: $(BENCHBIN) $(O)/gbench-check
 	  $(O)/gbench-check --benchmark_min_time=0.001 --benchmark_out=$(O)/gbench-check.json \
 	  --benchmark_out_format=json > $(O)/gbench-check.log 2>&1 \
 	  || { tail -n 20 $(O)/gbench-check.log; exit 1; }
-	@$(PYTHON) scripts/check-gbench.py $(O)/gbench-check.json $(O)/gbench-check.log
+	@$(PYTHON) scripts/check/check-gbench.py $(O)/gbench-check.json $(O)/gbench-check.log
 	@COLLIDE_BENCH_SUITE=smoke $(BENCHBIN) --benchmark_min_time=0.001 > $(O)/bench-smoke.log 2>&1 \
 	  || { tail -n 20 $(O)/bench-smoke.log; echo "bench-smoke: FAILED"; exit 1; }
 	@if grep -q 'ERROR OCCURRED' $(O)/bench-smoke.log; then grep 'ERROR OCCURRED' $(O)/bench-smoke.log; exit 1; fi
@@ -74,9 +74,9 @@ tsan: $(DEPS_STAMP)
 	@$(TSAN_OPTIONS_RUN) build/tsan/replay_parallel fuzz/corpus/parallel
 	@echo "tsan: no race reported (ThreadSanitizer, $(CC): the parallel unit tests, concurrent callers, the parallel target's corpus)"
 
-# make tsan must fail on a seeded race with ThreadSanitizer's report (scripts/tsan-selftest.sh).
+# make tsan must fail on a seeded race with ThreadSanitizer's report (scripts/check/tsan-selftest.sh).
 tsan-selftest: $(DEPS_STAMP)
-	@bash scripts/tsan-selftest.sh
+	@bash scripts/check/tsan-selftest.sh
 
 # Every corpus file through every target, on every backend (a disagreement aborts).
 replay: $(REPLAYS)
@@ -86,7 +86,7 @@ replay: $(REPLAYS)
 peer-check: $(PEER_TESTBIN)
 	@echo "== $(PEER_TESTBIN) (engines: $(or $(strip $(PEER_DEFS:-DCOL_PEER_%=%)),none))"
 	@if [ -n "$(strip $(PEER_ABSENT))" ]; then echo "peer-check: not installed, not tested: $(PEER_ABSENT)"; fi
-	@bash scripts/run-tests.sh $(TEST_LIMIT) $(PEER_TESTBIN) $(TEST_ARGS)
+	@bash scripts/check/run-tests.sh $(TEST_LIMIT) $(PEER_TESTBIN) $(TEST_ARGS)
 
 # A forced backend that does not exist must fail loudly, not fall back.
 check-env: $(TESTBIN)
@@ -100,8 +100,8 @@ check-env: $(TESTBIN)
 # every target; user-check (the shipped examples) is then left out. The last line names the user
 # backends and broadphases that were checked, and from which files.
 test: $(DEPS_STAMP)
-	@/usr/bin/python3 scripts/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/core-graph.py)' >&2; exit 1; }
-	@bash scripts/fuzz-selftest.sh --check && bash scripts/cross-selftest.sh --check && bash scripts/digest-selftest.sh --check
+	@/usr/bin/python3 scripts/check/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/check/core-graph.py)' >&2; exit 1; }
+	@bash scripts/fuzz/fuzz-selftest.sh --check && bash scripts/check/cross-selftest.sh --check && bash scripts/check/digest-selftest.sh --check
 	@$(MAKE) --no-print-directory check O=build/test
 	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1 CHECK_TWINS=0
 	@$(MAKE) --no-print-directory fuzz-brief
@@ -143,7 +143,7 @@ check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
 	[ -n "$(USER_FILES)" ] || { echo "check-user: USER_KERNELS is empty" >&2; exit 2; }; \
 	for b in $${users:-scalar}; do \
 	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b ($(USER_FILES))"; \
-	  COLLIDE_BACKEND=$$b bash scripts/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
+	  COLLIDE_BACKEND=$$b bash scripts/check/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
 	done
 	@$(MAKE) --no-print-directory replay O=$(O)
 	@$(MAKE) --no-print-directory digest-check O=$(O)

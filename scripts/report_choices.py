@@ -124,7 +124,7 @@ def comparisons(table, order, kinds, families):
 
 
 def build_choices_section(run_path):
-    """The newest results/<machine>/choices/*.md (scripts/bench-choices.py) beside the run, under
+    """The newest results/<machine>/choices/*.md (scripts/bench/bench-choices.py) beside the run, under
     its own heading; nothing when the machine has none."""
     tables = sorted(glob.glob(os.path.join(os.path.dirname(run_path), "choices", "*.md")))
     if not tables:

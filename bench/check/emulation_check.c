@@ -1,4 +1,4 @@
-/* bench_machine_emulation alone, for scripts/check-emulation.sh: built natively and with each
+/* bench_machine_emulation alone, for scripts/check/check-emulation.sh: built natively and with each
  * cross compiler, run directly and under qemu-user. Prints the evidence found ("exe", "cpuinfo"
  * or "none") on stdout, and like collide-bench the refusal on stderr with its exit status. */
 #include "bench_machine.h"

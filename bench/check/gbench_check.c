@@ -1,4 +1,4 @@
-/* Exercises every call of the gbench.h shim once, so that scripts/check-gbench.py can verify
+/* Exercises every call of the gbench.h shim once, so that scripts/check/check-gbench.py can verify
  * in the JSON what each one did (argument lists, products, complexity, counters, pause and
  * resume, items and bytes). Run by `make test`; not a benchmark of anything. */
 #include "gbench.h"

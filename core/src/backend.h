@@ -119,7 +119,7 @@ bool col__user_full_name(const char *name, char full[COL__USER_FULL_MAX]);
 
 /* The backends built from ISA files (core/src/<arch>/<name>.c), from the collide-isa line at
  * the top of each: COL_ISA_NATIVE, COL_ISA_COMPILER and COL_ISA_EMULATED, generated into the
- * build folder by scripts/isa-list.sh for the target (its comment says what they hold). The
+ * build folder by scripts/build/isa-list.sh for the target (its comment says what they hold). The
  * build compiles each ISA file with -DCOL_ISA=<name>. */
 #include "isa_list.h"
 

@@ -2,7 +2,7 @@
  * variant (tools/choice/variant_entry.c), which runs each input through one kernel of the
  * digest (the input's first byte picks it, the second its backend; the rest are the kernel's
  * values, drawn as the digest draws them) on both and stops at the first input whose answers
- * differ, printing both (scripts/fuzz-choice.sh minimizes it and prints a command that runs it
+ * differ, printing both (scripts/fuzz/fuzz-choice.sh minimizes it and prints a command that runs it
  * again). */
 #include "digest.h"
 

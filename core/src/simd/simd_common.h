@@ -1,5 +1,5 @@
 /* The SIMD kernel templates' common part. Each ISA file (x86/<name>.c, arm/<name>.c, with its
- * collide-isa line: scripts/isa-list.sh) defines a small vector vocabulary with SIMDe intrinsics,
+ * collide-isa line: scripts/build/isa-list.sh) defines a small vector vocabulary with SIMDe intrinsics,
  * then includes simd_kernels.h, which instantiates every kernel family once for that ISA and
  * defines the backend table. Built twice: natively with the ISA's -m flags, and emulated with
  * SIMDE_NO_NATIVE (COL_EMULATED set), which yields the "-emu" twin.

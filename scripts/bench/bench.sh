@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Runs the benchmark binary on one suite, writes its Google Benchmark JSON atomically (a
+# temporary file given its name at the end: an interrupted run leaves nothing half-written),
+# then writes its report.
+#   scripts/bench/bench.sh BINARY [SUITE] [extra --benchmark_* options]
+# SUITE: one the binary lists (BINARY --collide_list=suites: smoke, quick (<= 2 min on 2 cores),
+# default (<= 10 min), full (everything)).
+# A complete default or full run (no --benchmark_filter) of a binary built from a clean tree,
+# run in a clean tree, goes to results/<machine>/ and regenerates results/REPORT.md and
+# results/plots/ (the newest complete run of every machine, side by side). Any other run (quick,
+# smoke, filtered, or with uncommitted changes) goes to results/<machine>/partial/ with its own
+# report beside its JSON (<name>.md, <name>-plots/), and leaves the committed report alone.
+# <machine> is the binary's name for this CPU (collide-bench --collide_machine_name;
+# COLLIDE_MACHINE overrides it). COLLIDE_RESULTS: another folder instead of results/.
+# Two runs at once never share a file name (the second takes <name>-2.json, ...).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${1:?usage: scripts/bench/bench.sh BINARY [SUITE] [options]}
+suite=${2:-default}
+shift $(($# >= 2 ? 2 : 1))
+python=${PYTHON:-/usr/bin/python3}
+results=${COLLIDE_RESULTS:-results}
+
+# A binary of another architecture would run under an emulator (qemu-user through binfmt_misc):
+# refused before it starts, as the binary itself refuses (bench/bench_emulation.c, exit 3).
+# The architecture from the ELF header's class, byte order and machine; empty when unknown.
+elf_arch() {
+  local h
+  h=$(od -An -v -tu1 -N20 -- "$1" 2> /dev/null) || return 0
+  # shellcheck disable=SC2086 # one word per byte
+  set -- $h
+  [ "$#" -eq 20 ] && [ "$1 $2 $3 $4" = "127 69 76 70" ] || return 0
+  local is64=$(($5 == 2)) big=$(($6 == 2)) m=$((${20} * 256 + ${19}))
+  [ "$big" = 0 ] || m=$((${19} * 256 + ${20}))
+  case $m in
+    62) echo x86-64 ;;
+    3) echo x86 ;;
+    183) echo aarch64 ;;
+    40) echo arm ;;
+    22) if [ "$is64" = 1 ]; then echo s390x; else echo s390; fi ;;
+    21) if [ "$big" = 1 ]; then echo ppc64; else echo ppc64le; fi ;;
+    243) if [ "$is64" = 1 ]; then echo riscv64; else echo riscv32; fi ;;
+    258) echo loongarch64 ;;
+  esac
+}
+# A kernel runs its own family's programs natively (x86-64 runs x86, arm64 runs arm).
+arch_family() {
+  case $1 in
+    x86*) echo x86 ;;
+    aarch64 | arm) echo arm ;;
+    s390*) echo s390 ;;
+    *) echo "$1" ;;
+  esac
+}
+an() { case $1 in [aeiouxAEIOUX]* | s390*) echo an ;; *) echo a ;; esac }
+bin_arch=$(elf_arch "$bin")
+case $(uname -m) in
+  x86_64) host_arch=x86-64 ;;
+  i?86) host_arch=x86 ;;
+  aarch64 | arm64) host_arch=aarch64 ;;
+  arm*) host_arch=arm ;;
+  *) host_arch=$(uname -m) ;;
+esac
+if [ -n "$bin_arch" ] && [ "$(arch_family "$bin_arch")" != "$(arch_family "$host_arch")" ]; then
+  echo "bench: this is $(an "$bin_arch") $bin_arch binary ($bin) that would run under emulation" \
+    "on $(an "$host_arch") $host_arch host; timings would measure the emulator, not the code;" \
+    "run it on $(an "$bin_arch") $bin_arch machine" >&2
+  exit 3
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/collide-bench.XXXXXX")
+tmp=
+cleanup() { rm -rf "$work"; [ -z "$tmp" ] || rm -f "$tmp"; }
+trap cleanup EXIT
+trap 'echo; echo "bench: interrupted; nothing written (the partial results were removed)" >&2; exit 130' INT TERM
+
+# A step of the binary's that must work: on failure its own messages and exit status.
+run_step() {
+  local what=$1 rc=0
+  shift
+  "$@" > "$work/out" 2> "$work/err" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    cat "$work/err" >&2
+    echo "bench: $what failed (exit $rc): $bin $suite ${extra[*]}" >&2
+    exit "$rc"
+  fi
+}
+extra=("$@")
+
+# The suites and their kinds come from the binary: a complete one (default, full) may replace
+# the committed report when run unfiltered.
+run_step "listing the suites" "$bin" --collide_list=suites
+kind=$(awk -v s="$suite" '$1 == s { print $2 }' "$work/out")
+if [ -z "$kind" ]; then
+  use=$(awk '{ name[NR] = $1 ($3 > 0 ? " (" $3 / 60 " min)" : "") }
+    END { for (i = 1; i <= NR; i++) printf "%s%s", name[i], (i == NR ? "" : i == NR - 1 ? " or " : ", ") }' \
+    "$work/out")
+  echo "bench: BENCH=$suite: not a suite; use $use" >&2
+  exit 2
+fi
+complete=yes
+[ "$kind" = complete ] || complete=no
+filtered=no
+for arg in "$@"; do
+  case $arg in --benchmark_filter=*) complete=no filtered=yes ;; esac
+done
+
+run_step "naming this machine" "$bin" --collide_machine_name
+machine=$(cat "$work/out")
+run_step "listing the benchmarks of suite '$suite'" env COLLIDE_BENCH_SUITE="$suite" "$bin" \
+  --benchmark_list_tests=true "$@"
+mv "$work/out" "$work/plan"
+total=$(wc -l < "$work/plan")
+if [ "$total" -eq 0 ]; then
+  echo "bench: no benchmark of suite '$suite' matches: $*" >&2
+  exit 2
+fi
+
+mkdir -p "$results"
+tmp=$(mktemp "$results/.run.XXXXXX")
+stamp=$(date -u +%Y%m%d-%H%M%S)
+echo "bench: suite '$suite', $total benchmarks, machine '$machine'"
+rc=0
+COLLIDE_BENCH_SUITE=$suite COLLIDE_MACHINE=$machine COLLIDE_BENCH_PLAN=$work/plan "$bin" \
+  --benchmark_out="$tmp" --benchmark_out_format=json "$@" || rc=$?
+if [ "$rc" -ne 0 ]; then
+  echo "bench: the benchmark run failed (exit $rc); nothing written" >&2
+  exit "$rc"
+fi
+
+# Only a binary built from a committed tree, run in that tree, may update the committed report.
+rev=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["context"].get("collide_git_revision", "unknown"))' "$tmp")
+dirty=
+case $rev in
+  *-dirty) dirty="the binary was built from uncommitted changes (revision $rev)" ;;
+  unknown) dirty="the binary does not know its git revision" ;;
+esac
+if changes=$(git status --porcelain --untracked-files=no -- . ':(exclude)results' 2> "$work/err"); then
+  [ -z "$changes" ] || dirty="the working tree has uncommitted changes: $(echo "$changes" | tr '\n' ' ')"
+else
+  dirty="git cannot tell whether the tree is clean: $(cat "$work/err")"
+fi
+if [ "$complete" = yes ] && [ -n "$dirty" ]; then
+  complete=no
+  echo "bench: $dirty" >&2
+  echo "bench: so this run is kept under partial/ with its own report; commit, then run again" \
+    "to update $results/REPORT.md" >&2
+fi
+
+dir=$results/$machine
+[ "$complete" = yes ] || dir=$dir/partial
+mkdir -p "$dir"
+base=$stamp-$rev
+[ "$complete" = yes ] || base=$base-$suite
+# Claim a free name atomically (a hard link fails if the name exists): concurrent runs of one
+# clone, started in the same second, keep both results.
+name=$base
+for i in $(seq 2 100); do
+  if ln -T "$tmp" "$dir/$name.json" 2> "$work/err"; then break; fi
+  [ -e "$dir/$name.json" ] || { cat "$work/err" >&2; exit 1; }
+  name=$base-$i
+done
+[ -e "$dir/$name.json" ] && [ "$dir/$name.json" -ef "$tmp" ] ||
+  { echo "bench: no free file name for $dir/$base.json" >&2; exit 1; }
+chmod 0644 "$dir/$name.json"
+rm -f "$tmp"
+tmp=
+trap - INT TERM
+out=$dir/$name.json
+echo "bench: wrote $out"
+
+if [ "$complete" = yes ]; then
+  "$python" scripts/report.py --results "$results"
+else
+  "$python" scripts/report.py --input "$out" --output "$dir/$name.md" --plots "$dir/$name-plots"
+  why="a $suite run"
+  [ "$filtered" = no ] || why="a filtered $suite run"
+  if [ "$filtered" = no ] && [ -n "$dirty" ] && [ "$kind" = complete ]; then
+    why="a $suite run with uncommitted changes"
+  fi
+  echo "bench: this was $why: $results/REPORT.md is left as it is (only a complete default or" \
+    "full run from a clean tree replaces it)"
+fi

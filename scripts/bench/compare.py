@@ -1,0 +1,574 @@
+#!/usr/bin/python3
+"""Compares two optimization choices and prints one short table of speedups with p-values.
+
+  scripts/bench/compare.py OLD.json NEW.json                      two result files (e.g. from make bench)
+  scripts/bench/compare.py --backends scalar avx2                 two backends, one binary, interleaved
+  scripts/bench/compare.py --patterns aabb2/soa aabb2/aos         two benchmark name patterns, one binary
+  scripts/bench/compare.py --patterns broadphase/sap/avx2/uniform broadphase/grid/scalar/uniform
+  scripts/bench/compare.py --build 'CC=gcc' 'CC=clang'            two builds (any make variables)
+  scripts/bench/compare.py --build 'CFLAGS=-O2' 'CFLAGS=-O2 -ffp-contract=fast -march=native' --filter circle
+  scripts/bench/compare.py --digest A.txt B.txt                   two digests (collide-digest output)
+
+Options (runs only): --filter PREFIX, the start of the benchmark names for --backends and
+--build (default 'aabb2/soa': family/variant, or a family such as 'mtd'); --reps N repetitions
+(default 10); --suite NAME, a suite the benchmark binary lists (collide-bench
+--collide_list=suites: smoke, quick, default, full; default quick: its sizes).
+
+--build A B: each side is make variables as scripts/bench/choice.py reads them, quoted as one
+argument ('CFLAGS=-O3 -march=native' works). 'CFLAGS+=-O3 -march=native' keeps the Makefile's
+flags and adds these after the required ones (CHOICE_CFLAGS); 'CFLAGS=-O2 -march=native'
+replaces the Makefile's flags (a CFLAGS= without -O builds unoptimized: a warning says so).
+Flags that change results (-ffp-contract=fast, -ffast-math, -Ofast, ...) always go after the
+required -ffp-contract=off -fno-fast-math, so that they take effect. A side with any flags
+after the required ones is "not the reference"; the heading says so, names the effective flags
+of both sides in order, and the CPU once. The sides are built in build/compare-0 and
+build/compare-1 (logs beside them), with a progress line at least every 15 s; a failed build
+shows make's own error. Beside the speed table both builds are digested (collide-digest
+--inputs): each kernel reads "same answers on all N inputs" or "differs on k of N inputs", a
+side whose own SIMD backends disagree with its own scalar is named, and the first differing
+input is shown with both answers.
+
+--digest A B compares two outputs of collide-digest (two machines, two builds; backends only
+one file has are listed, not compared; `--inputs` in both also gives how many inputs differ
+and the first); exit 1 when an answer differs.
+
+--patterns A B pairs every benchmark named A<rest> with the one named B<rest> (the rest is
+usually the scene and N): layouts (aabb2/soa vs aabb2/aos), algorithms (broadphase/sap/... vs
+broadphase/grid/...), backends of different families.
+
+Reading the table: each row is one benchmark, the median time per iteration of both sides, and
+how much faster the second is than the first ("29.1x faster", "1.3x slower", or "same" when the
+medians agree to the digits shown). The p-value is a two-sided Mann-Whitney U test over the
+repetitions (Debian's python3-scipy): below 0.05 the difference is unlikely to be noise (marked
+*). With few repetitions the test cannot go below a floor (n and m repetitions: 2 / C(n+m, n),
+0.1 for 3 against 3, 0.0079 for 5 against 5): the footer says so when it applies. Repetitions
+of both sides are interleaved in one process (--build: alternate processes), so a clock that
+drifts affects both alike. Two result files from different CPUs, suites, compilers or
+revisions are compared all the same, with a warning naming what differs.
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import choice as choices  # noqa: E402  scripts/bench/choice.py: the one parser of a build choice
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = "build/release/collide-bench"
+PYTHON = "/usr/bin/python3"
+CPU = {}  # the CPU a run's JSON names (collide_cpu_model, collide_cpu_identity), for the heading
+CONTEXT = {}  # binary -> the context of its last run (collide_compiler, ...)
+
+
+def die(message, code=2):
+    print(f"compare: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def parse(argv):
+    opts = {"mode": "files", "filter": "aabb2/soa", "reps": 10, "suite": "quick", "pos": [], "given": set()}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            sys.exit(0)
+        if a in ("--backends", "--build", "--patterns", "--digest"):
+            opts["mode"] = a[2:]
+        elif a in ("--filter", "--reps", "--suite"):
+            if i + 1 >= len(argv):
+                die(f"{a} needs a value (see --help)")
+            opts[a[2:]] = argv[i + 1]
+            opts["given"].add(a[2:])
+            i += 1
+        elif a.startswith("--"):
+            die(f"unknown option {a} (see --help)")
+        else:
+            opts["pos"].append(a)
+        i += 1
+    if len(opts["pos"]) != 2:
+        die("need exactly two things to compare (see --help)")
+    try:
+        opts["reps"] = int(opts["reps"])
+    except ValueError:
+        die(f"--reps {opts['reps']}: not a number")
+    if opts["reps"] < 1:
+        die("--reps must be at least 1")
+    if opts["mode"] in ("files", "digest") and opts["given"] & {"reps", "suite", "filter"}:
+        die(f"--{sorted(opts['given'] & {'reps', 'suite', 'filter'})[0]} applies to runs (--backends, "
+            "--patterns, --build), not to two files that already hold their results")
+    return opts
+
+
+def seconds(b):
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+    return b["real_time"] * scale
+
+
+def load(path):
+    """A Google Benchmark JSON file, or a clear error (not a traceback)."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        die(f"{path}: {e.strerror}")
+    except (ValueError, UnicodeDecodeError) as e:
+        die(f"{path}: not a Google Benchmark JSON file ({e})")
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        die(f"{path}: not a Google Benchmark JSON file (no \"benchmarks\" list)")
+    return data
+
+
+# What makes two result files not comparable like for like: (context keys, what to call it).
+CONTEXT_AXES = [
+    (("collide_cpu_identity", "collide_cpu_model", "collide_tsc_ghz", "num_cpus"), "CPU"),
+    (("collide_suite",), "suite"),
+    (("collide_compiler", "collide_cflags"), "compiler"),
+    (("collide_git_revision",), "revision"),
+]
+
+
+def context_warnings(a, b, name_a, name_b):
+    """One line per axis on which the two files' contexts differ."""
+    ca, cb = a.get("context", {}), b.get("context", {})
+    out = []
+    for keys, what in CONTEXT_AXES:
+        differ = [(k, ca.get(k, "not recorded"), cb.get(k, "not recorded")) for k in keys
+                  if ca.get(k, "not recorded") != cb.get(k, "not recorded")]
+        if differ:
+            detail = "; ".join(f"{k}: {x!r} in {name_a}, {y!r} in {name_b}" for k, x, y in differ)
+            out.append(f"compare: warning: the two files differ in {what} ({detail})")
+    return out
+
+
+def p_floor(n, m):
+    """The smallest two-sided p-value an exact Mann-Whitney test can give with n and m samples."""
+    return min(1.0, 2.0 / math.comb(n + m, n))
+
+
+def samples_of(path_or_data):
+    """{name: [seconds per iteration, ...]} from Google Benchmark JSON (iterations, not aggregates)."""
+    data = load(path_or_data) if isinstance(path_or_data, str) else path_or_data
+    out = {}
+    for b in data.get("benchmarks", []):
+        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+            continue
+        out.setdefault(b.get("run_name", b["name"]), []).append(seconds(b))
+    return out
+
+
+def natural(name):
+    """Sort key: numbers inside names compare as numbers (…/256 before …/4096)."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", name)]
+
+
+def time_text(s):
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
+        if s >= scale or unit == "ns":
+            return f"{s / scale:.3g} {unit}"
+
+
+def median(xs):
+    xs = sorted(xs)
+    m = len(xs) // 2
+    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+
+def p_value(a, b):
+    if len(a) < 3 or len(b) < 3:
+        return None
+    try:
+        from scipy.stats import mannwhitneyu
+    except ImportError:
+        return None
+    return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+
+
+def table(pairs, left, right):
+    """pairs: [(label, samples A, samples B)]; prints the speedup table."""
+    if not pairs:
+        die("no benchmark ran on both sides: check the names (see --help)", 1)
+    rows = []
+    for label, a, b in pairs:
+        ma, mb = median(a), median(b)
+        ratio = ma / mb if mb > 0 else float("inf")
+        factor = ratio if ratio >= 1 else 1 / ratio
+        digits = 2 if factor < 10 else 1
+        shown = f"{factor:.{digits}f}"
+        verdict = "same" if float(shown) == 1.0 else f"{shown}x " + ("faster" if ratio >= 1 else "slower")
+        p = p_value(a, b)
+        ptext = "–" if p is None else (f"{p:.4f}" + (" *" if p < 0.05 else ""))
+        rows.append((label, time_text(ma), time_text(mb), verdict, ptext))
+    cpu = f"CPU: {CPU['identity']}\n" if CPU.get("identity") else ""
+    print(f"{cpu}first:  {left}\nsecond: {right}\n")
+    heads = ("benchmark", "first", "second", "second is", "p-value")
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(heads, widths)))
+    print(line)
+    print("-" * len(line))
+    for r in rows:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    reps = min(min(len(a), len(b)) for _, a, b in pairs)
+    print(f"\n{len(rows)} benchmarks; times are medians of {reps}+ repetitions"
+          + ("; * = significant (p < 0.05)" if reps >= 3 else "; use --reps 3 or more for p-values"))
+    floors = [p_floor(len(a), len(b)) for _, a, b in pairs if len(a) >= 3 and len(b) >= 3]
+    if floors and max(floors) >= 0.001:
+        worst = max(floors)
+        n = min(min(len(a), len(b)) for _, a, b in pairs if len(a) >= 3 and len(b) >= 3)
+        print(f"p-value floor: with {n} repetitions a side, Mann-Whitney cannot give p below {worst:.2g} "
+              "(2 / C(2n, n) for n against n), however different the two sides are"
+              + ("; that is above 0.05, so no row can be significant: use --reps 5 or more"
+                 if worst >= 0.05 else "") + ".")
+
+
+def choice_args(text):
+    """(make arguments, CHOICE_CFLAGS, label) of a side: scripts/bench/choice.py, the one parser of a
+    choice (its warnings, such as a CFLAGS= without -O, go to stderr once)."""
+    try:
+        args, choice, _, label = choices.choose(text)
+    except choices.ChoiceError as e:
+        die(f"--build side {e}")
+    return args, choice, label
+
+
+def effective_flags(out_dir):
+    """The compiler and flags a build folder's objects were compiled with, in order (its .flags,
+    the Makefile's BUILD_ID), without include paths, defines and warnings; scalar.c's
+    -fno-tree-vectorize left out."""
+    try:
+        words = open(os.path.join(ROOT, out_dir, ".flags")).read().split()
+    except OSError:
+        return "not recorded"
+    if "-fno-tree-vectorize" in words:
+        del words[len(words) - 1 - words[::-1].index("-fno-tree-vectorize")]
+    return " ".join(w for w in words if not re.match(r"^-[IDW]", w))
+
+
+def build(make_vars, out_dir, what, targets=("collide-bench",)):
+    """make of targets into out_dir, with a line of progress at least every 15 s; on failure the
+    end of make's own output (the compiler's or the Makefile's message) and the log."""
+    cmd = ["make", f"-j{os.cpu_count() or 2}", "--no-print-directory", f"O={out_dir}", *make_vars,
+           *[f"{out_dir}/{t}" for t in targets]]
+    log = os.path.join(ROOT, out_dir + ".log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    start = time.time()
+    print(f"compare: building {what} into {out_dir} (make -j{os.cpu_count() or 2}; log {log}) ...",
+          file=sys.stderr, flush=True)
+    step = re.compile(r"^\S*(gcc|clang|g\+\+|clang\+\+|c\+\+|cc|ar|ld)(-[\d.]+)? ")
+    source = re.compile(r"\s(\S+\.(?:c|cc|cpp))\s")
+    with open(log, "w") as f:
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+        while True:
+            try:
+                rc = p.wait(timeout=15)
+                break
+            except subprocess.TimeoutExpired:
+                with open(log, errors="replace") as g:
+                    lines = [line for line in g if step.match(line)]
+                last = source.search(lines[-1]) if lines else None
+                print(f"compare:   {what}: {len(lines)} compile and link steps so far"
+                      + (f" (last: {last.group(1)})" if last else "")
+                      + f", {time.time() - start:.0f} s", file=sys.stderr, flush=True)
+    if rc != 0:
+        with open(log) as g:
+            lines = g.read().splitlines()
+        errors = [line for line in lines if re.search(r"\berror\b|\*\*\*", line)]
+        print("\n".join("  " + line for line in (errors or lines)[-12:]), file=sys.stderr)
+        die(f"the build of {what} failed (make exit {rc}; whole log: {log})", 1)
+    print(f"compare: built {what} in {time.time() - start:.0f} s", file=sys.stderr, flush=True)
+    return [os.path.join(ROOT, out_dir, t) for t in targets]
+
+
+def load_digest(path):
+    """(kernels {(kernel, backend): (inputs, hash)} in file order, inputs {(kernel, backend, i): hash},
+    header lines) of a collide-digest output; a clear error on anything else."""
+    kernels, inputs, header = {}, {}, []
+    try:
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if line.startswith("#"):
+                    header.append(line.strip())
+                elif len(w) == 5 and w[0] == "input":
+                    inputs[(w[1], w[2], int(w[3]))] = w[4]
+                elif len(w) == 4 and w[2].isdigit():
+                    kernels[(w[0], w[1])] = (int(w[2]), w[3])
+                elif w:
+                    die(f"{path}: not a collide-digest output (line: {line.strip()[:60]})")
+    except OSError as e:
+        die(f"{path}: {e.strerror}")
+    if not kernels:
+        die(f"{path}: no digest lines (collide-digest writes them; see make digest)")
+    return kernels, inputs, header
+
+
+def compare_digests(a, b, name_a, name_b):
+    """Per kernel: same, or differs (on which backends; with per-input lines, on k of N inputs
+    and the first); then each side's backends that differ from its own scalar. Returns
+    ([(kernel, backend, first index or None)] of the differences, [lines of the latter])."""
+    (ka, ia, ha), (kb, ib, hb) = a, b
+    set_a = [x for x in ha if x.startswith("# collide digest:")]
+    set_b = [x for x in hb if x.startswith("# collide digest:")]
+    if set_a != set_b:
+        print(f"compare: warning: {name_a} is {set_a[0][2:] if set_a else 'of no input set'}, "
+              f"{name_b} {set_b[0][2:] if set_b else 'of no input set'}: their answers cannot agree",
+              file=sys.stderr)
+    order = list(dict.fromkeys(k for k, _ in ka))
+    found, width, compared = [], max(len(k) for k in list(order) + [k for k, _ in kb]), 0
+    print("answers (collide-digest: every kernel on the same inputs"
+          + ("" if (name_a, name_b) == ("first", "second") else f"; first: {name_a}, second: {name_b}") + "):")
+    for kernel in order:
+        rows_a = {bk: v for (k, bk), v in ka.items() if k == kernel}
+        rows_b = {bk: v for (k, bk), v in kb.items() if k == kernel}
+        if not rows_b:
+            print(f"  {kernel:<{width}}  only in the first")
+            continue
+        compared += 1
+        diffs, n = [], None
+        for bk, (na, ha_) in rows_a.items():
+            other = rows_b.get(bk) or rows_b.get("*") or (next(iter(rows_b.values())) if bk == "*" else None)
+            if other is None:
+                continue
+            n = na
+            if other != (na, ha_):
+                diffs.append(bk)
+        if not diffs:
+            print(f"  {kernel:<{width}}  same answers on all {n} inputs" if n is not None
+                  else f"  {kernel:<{width}}  no backend in common")
+            continue
+        bk = "scalar" if "scalar" in diffs else diffs[0]
+        idx = [i for i in range(rows_a[bk][0]) if (kernel, bk, i) in ia and (kernel, bk, i) in ib
+               and ia[(kernel, bk, i)] != ib[(kernel, bk, i)]]
+        common = [x for x in rows_a if x in rows_b]
+        where = ("" if diffs == ["-"] else " on every backend" if len(diffs) == len(common) > 1
+                 else f" on {', '.join(diffs)}")
+        if idx:
+            print(f"  {kernel:<{width}}  differs on {len(idx)} of {rows_a[bk][0]} inputs{where}"
+                  + (f" ({bk}'s count)" if len(diffs) > 1 else "") + f"; the first is input {idx[0]}")
+        else:
+            print(f"  {kernel:<{width}}  differs{where}")
+        found.append((kernel, bk, idx[0] if idx else None))
+    only_b = [k for k in dict.fromkeys(k for k, _ in kb) if k not in order]
+    for kernel in only_b:
+        print(f"  {kernel:<{width}}  only in the second")
+    print(f"{compared - len(found)} of {compared} kernels in both give the same answers" +
+          ("" if not found else f"; {len(found)} differ"))
+    backends_a, backends_b = {bk for _, bk in ka}, {bk for _, bk in kb}
+    for name, only in ((name_a, backends_a - backends_b), (name_b, backends_b - backends_a)):
+        if only and "*" not in backends_a | backends_b:  # '*': one line for every backend (golden)
+            print(f"backends only {name} has (not compared): {', '.join(sorted(only))}")
+    own = [f"{name}: {line}" for name, digest in ((name_a, a), (name_b, b)) for line in own_disagreements(digest)]
+    for line in own:
+        print(line)
+    return found, own
+
+
+def show_difference(bins, labels, kernel, backend, index):
+    """The first differing input: its values once, then the answer lines that differ."""
+    texts = []
+    for binary in bins:
+        cmd = [binary, "--show", f"{kernel}:{index}"] + ([] if backend in ("-", "*") else ["--backend", backend])
+        texts.append(subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines())
+    print(f"\nfirst difference: {kernel}, input {index}, backend {backend}:")
+    shown, answer, head, printed = 0, False, "", ""
+    for la, lb in zip(*texts):
+        if la.startswith("  input "):
+            answer = False
+        if la.startswith("  answer "):
+            answer, head = True, la.strip()
+        if not answer:
+            if shown < 24:
+                print(f"  {la}")
+            shown += 1
+        elif la != lb:
+            if la.startswith("    ") and head != printed:
+                print(f"  {head}")
+            printed = head
+            print(f"  first   {la.strip()}\n  second  {lb.strip()}")
+    if shown > 24:
+        print(f"  ({shown - 24} more lines of input: {bins[0]} --show {kernel}:{index})")
+
+
+def own_disagreements(digest):
+    """Lines naming the backends of a digest whose answers differ from the same digest's scalar
+    (k of N inputs and the first, when it has per-input lines), one line per kernel and count;
+    the contract says there is none."""
+    kernels, inputs, _ = digest
+    groups = {}
+    for (kernel, bk), (n, h) in kernels.items():
+        ref = kernels.get((kernel, "scalar"))
+        if bk in ("scalar", "-") or ref is None or ref == (n, h):
+            continue
+        idx = [i for i in range(n) if (kernel, bk, i) in inputs and (kernel, "scalar", i) in inputs
+               and inputs[(kernel, bk, i)] != inputs[(kernel, "scalar", i)]]
+        key = (kernel, f"on {len(idx)} of {n} inputs of {kernel} (the first is input {idx[0]})" if idx
+               else f"on {kernel}")
+        groups.setdefault(key, []).append(bk)
+    return [f"{', '.join(bks)} {'differs' if len(bks) == 1 else 'differ'} from its own scalar {what}"
+            for (_, what), bks in groups.items()]
+
+
+def check_suite(binary, suite):
+    """The suite must be one the binary lists (its list is the one place suites are named)."""
+    out = subprocess.run([binary, "--collide_list=suites"], capture_output=True, text=True)
+    suites = [line.split()[0] for line in out.stdout.split("\n") if line.strip()]
+    if out.returncode != 0 or not suites:
+        die(f"{binary} --collide_list=suites failed (exit {out.returncode}): {out.stderr.strip()}", 1)
+    if suite not in suites:
+        die(f"--suite {suite}: not a suite of this build; the suites are: {', '.join(suites)}")
+
+
+def names_of(binary, suite, regex="."):
+    env = dict(os.environ, COLLIDE_BENCH_SUITE=suite)
+    out = subprocess.run([binary, "--benchmark_list_tests=true", f"--benchmark_filter={regex}"],
+                         env=env, capture_output=True, text=True).stdout
+    return [n for n in out.split("\n") if n]
+
+
+def run(binary, suite, regex, reps, interleave=True):
+    env = dict(os.environ, COLLIDE_BENCH_SUITE=suite)
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
+        path = tmp.name
+    args = [binary, f"--benchmark_filter={regex}", f"--benchmark_repetitions={reps}",
+            f"--benchmark_out={path}", "--benchmark_out_format=json"]
+    if interleave:
+        args.append("--benchmark_enable_random_interleaving=true")
+    log = os.path.join(ROOT, "build", "compare.log")
+    with open(log, "w") as f:
+        rc = subprocess.call(args, env=env, stdout=f, stderr=subprocess.STDOUT)
+    if rc != 0:
+        die(f"the benchmark run failed (exit {rc}), see {log}", 1)
+    samples = samples_of(path)
+    ctx = load(path).get("context", {})
+    CONTEXT[binary] = ctx
+    model = ctx.get("collide_cpu_model", "")
+    ident = ctx.get("collide_cpu_identity", "not recorded")
+    CPU.setdefault("identity", f"{model} ({ident})" if model else ident)
+    os.unlink(path)
+    return samples
+
+
+def escape(text):
+    """Escapes what std::regex (ECMAScript) treats as special; '-' and '/' stay as they are."""
+    return re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", text)
+
+
+def family_regex(prefix):
+    """A name prefix as a regex of the family/variant part: 'mtd' -> '^mtd/[^/]+'."""
+    prefix = prefix.strip("/")
+    return "^" + escape(prefix) + ("/[^/]+" if prefix.count("/") == 0 else "")
+
+
+def main():
+    opts = parse(sys.argv[1:])
+    a, b = opts["pos"]
+    if opts["mode"] == "files":
+        for p in (a, b):
+            if not os.path.isfile(p):
+                die(f"{p}: no such result file")
+        da, db = load(a), load(b)
+        for warning in context_warnings(da, db, os.path.basename(a), os.path.basename(b)):
+            print(warning, file=sys.stderr)
+        ca, cb = da.get("context", {}), db.get("context", {})
+        if ca.get("collide_cpu_identity") and ca.get("collide_cpu_identity") == cb.get("collide_cpu_identity"):
+            model = ca.get("collide_cpu_model", "")
+            CPU["identity"] = f"{model} ({ca['collide_cpu_identity']})" if model else ca["collide_cpu_identity"]
+        sa, sb = samples_of(da), samples_of(db)
+        table([(n, sa[n], sb[n]) for n in sorted(sa, key=natural) if n in sb],
+              os.path.basename(a), os.path.basename(b))
+        return
+    if opts["mode"] == "digest":
+        found, own = compare_digests(load_digest(a), load_digest(b), a, b)
+        sys.exit(1 if found or own else 0)
+    os.chdir(ROOT)
+    if opts["mode"] == "build":
+        sides = [choice_args(v) for v in (a, b)]
+        names, built, regex = ("first", "second"), [], family_regex(opts["filter"])
+        for i, ((args, _, _), text) in enumerate(zip(sides, (a, b))):
+            built.append(build(args, f"build/compare-{i}", f"{names[i]} ({text or 'the defaults'})",
+                               ("collide-bench", "collide-digest")))
+            if i == 0:  # the suite and filter checked before the second build, not after
+                check_suite(built[0][0], opts["suite"])
+                if not names_of(built[0][0], opts["suite"], regex):
+                    die(f"no benchmark starts with '{opts['filter']}'")
+        bins = [x[0] for x in built]
+        print(f"compare: timing first and second: '{opts['filter']}', {opts['reps']} alternating runs, "
+              f"suite {opts['suite']}", file=sys.stderr)
+        sa, sb = {}, {}
+        for r in range(opts["reps"]):
+            for binary, acc in zip(bins, (sa, sb)):
+                for n, xs in run(binary, opts["suite"], regex, 1, interleave=False).items():
+                    acc.setdefault(n, []).extend(xs)
+            print(f"\r  run {r + 1}/{opts['reps']}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        heads = []
+        for i, (text, (_, choice, _), binary) in enumerate(zip((a, b), sides, bins)):
+            compiler = CONTEXT.get(binary, {}).get("collide_compiler", "")
+            heads.append(f"{text or 'the defaults'}  [{choices.status(choice)}]\n"
+                         f"        built with {effective_flags(f'build/compare-{i}')}"
+                         + (f"  ({compiler})" if compiler else ""))
+        table([(n, sa[n], sb[n]) for n in sorted(sa, key=natural) if n in sb], *heads)
+        print()
+        digests = []
+        print("compare: digesting both builds (collide-digest --inputs, some seconds each) ...", file=sys.stderr,
+              flush=True)
+        for i, (_, side) in enumerate(built):
+            path = os.path.join(ROOT, f"build/compare-{i}", "digest.txt")
+            with open(path, "w") as f:
+                p = subprocess.run([side, "--inputs"], stdout=f, stderr=subprocess.PIPE, text=True)
+            if p.returncode not in (0, 1):
+                die(f"{side} failed (exit {p.returncode}): {p.stderr.strip()[-500:]}", 1)
+            digests.append(load_digest(path))
+        found, _ = compare_digests(digests[0], digests[1], "first", "second")
+        if found and found[0][2] is not None:
+            show_difference([x[1] for x in built], names, *found[0])
+        return
+    binary = build([], "build/release", "the release build")[0]
+    check_suite(binary, opts["suite"])
+    names = names_of(binary, opts["suite"])
+    if opts["mode"] == "backends":
+        backends_of = lambda ns: sorted({n.split("/")[2] for n in ns  # noqa: E731
+                                         if n.count("/") >= 4 and not n.split("/")[1].startswith("peer-")})
+        valid = backends_of(names)
+        if not {a, b} <= set(valid) and opts["suite"] == "quick":
+            # The quick suite leaves the emulated backends out: take the default suite's sizes.
+            wider = names_of(binary, "default")
+            if {a, b} <= set(backends_of(wider)):
+                opts["suite"], names, valid = "default", wider, backends_of(wider)
+        for x in (a, b):
+            if x not in valid:
+                die(f"'{x}' is not a backend of this build; the backends are: {', '.join(valid)}")
+        regex = f"{family_regex(opts['filter'])}/({escape(a)}|{escape(b)})/"
+        pair = lambda n: n.split("/")[:2] + n.split("/")[3:]  # noqa: E731  name without the backend
+        chosen = [n for n in names if re.search(regex, n)]
+        if not chosen:
+            die(f"no benchmark starts with '{opts['filter']}' on {a} and {b}")
+        label_of = lambda n: "/".join(pair(n))  # noqa: E731
+        side = lambda n: n.split("/")[2]  # noqa: E731
+    else:
+        for x in (a, b):
+            if not any(n.startswith(x) for n in names):
+                fams = sorted({"/".join(n.split("/")[:2]) for n in names})
+                die(f"no benchmark starts with '{x}'; the families are: {', '.join(fams)}")
+        regex = f"^({escape(a)}|{escape(b)})"
+        chosen = [n for n in names if n.startswith(a) or n.startswith(b)]
+        label_of = lambda n: n[len(a):] if n.startswith(a) else n[len(b):]  # noqa: E731
+        side = lambda n: a if n.startswith(a) else b  # noqa: E731
+    print(f"compare: {a} vs {b}: {len(chosen)} benchmarks x {opts['reps']} repetitions, "
+          f"interleaved, suite {opts['suite']} ...", file=sys.stderr)
+    samples = run(binary, opts["suite"], regex, opts["reps"])
+    by = {}
+    for n, xs in samples.items():
+        by.setdefault(label_of(n), {})[side(n)] = xs
+    prefix = "…" if opts["mode"] == "patterns" else ""
+    pairs = [(prefix + lab, s[a], s[b]) for lab, s in sorted(by.items(), key=lambda kv: natural(kv[0])) if a in s and b in s]
+    table(pairs, a, b)
+
+
+if __name__ == "__main__":
+    main()

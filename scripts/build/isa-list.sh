@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The backends built from ISA files, read from the line
+#   /* collide-isa: arch=<x86|arm> [kind=compiler] lanes=<n> rank=<n> cpu=<feature>[+<feature>...]
+#    * emulated=<yes|no> flags=<compiler flags> */
+# (one comment, which clang-format may wrap) at the top of each core/src/<arch>/<name>.c: the
+# one list of them that the Makefile, .clusterfuzzlite/build.sh and, through the header below,
+# the registry (backend.c), the CPU tests (cpu.c) and the unit tests read. Adding a backend is
+# adding such a file (the unit suite, the fuzz targets and the benchmarks then run it):
+#   name      the file's name (a C identifier): the backend's name, its table col__backend_<name>
+#   arch      the architecture it is built natively for; elsewhere it is listed, never supported
+#   kind      native (the default: hand-written SIMD, chosen automatically) or compiler (the
+#             reference source built with the flags, like autovec)
+#   lanes     float lanes per vector (the file's COL_W; 1 for kind=compiler)
+#   rank      the listing's order, highest first; automatic selection takes the first native one
+#             the CPU supports (two native files of one arch may not share a rank)
+#   cpu       the CPU features it needs, all of them: x86: __builtin_cpu_supports names
+#             (avx512f); arm: Linux AT_HWCAP names (asimd for HWCAP_ASIMD)
+#   emulated  yes: also built with SIMDE_NO_NATIVE as "<name>-emu", which runs everywhere
+#   flags     the native build's compiler flags (the rest of the line)
+# Usage:
+#   isa-list.sh native <target triple>  the files built natively for that target
+#   isa-list.sh emulated                the files also built as emulated twins (SIMDE_NO_NATIVE)
+#   isa-list.sh flags <file>            the file's native flags
+#   isa-list.sh header <target triple>  the C header of the lists for that target (isa_list.h,
+#                                       generated into the build folder)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+die() {
+  echo "isa-list.sh: $*" >&2
+  exit 1
+}
+# The line, joined if clang-format wrapped it: from "/* collide-isa:" to the first "*/".
+line() {
+  awk '/^\/\* collide-isa: /{on=1} on{printf "%s ", $0; if (/\*\//) { print ""; exit }}' "$1" |
+    sed 's/ \* / /g; s/  */ /g; s/ $//'
+}
+# The words before flags= are single key=value pairs (flags= takes the rest of the line).
+field() { line "$1" | sed 's/ flags=.*//' | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+files() { grep -l '^/\* collide-isa: ' core/src/*/*.c; }
+name() { basename "$1" .c; }
+kind() { local k; k=$(field "$1" kind) && echo "${k:-native}"; }
+arch_of() {
+  case "$1" in
+    x86_64* | i?86*) echo x86 ;;
+    aarch64*) echo arm ;;
+    *) echo none ;;
+  esac
+}
+
+# A line's fields, checked: a wrong one stops the header's generation (and so the build).
+check() {
+  local f=$1 n
+  n=$(name "$f")
+  [[ $n =~ ^[a-z][a-z0-9_]*$ ]] || die "$f: the file's name is the backend's: [a-z][a-z0-9_]*"
+  line "$f" | grep -q ' flags=.* \*/$' || die "$f: the collide-isa line ends with flags=... */"
+  [[ $(field "$f" arch) =~ ^(x86|arm)$ ]] || die "$f: arch= x86 or arm"
+  [[ $(kind "$f") =~ ^(native|compiler)$ ]] || die "$f: kind= native or compiler"
+  [[ $(field "$f" lanes) =~ ^[1-9][0-9]*$ ]] || die "$f: lanes= a number of lanes"
+  [[ $(field "$f" rank) =~ ^[0-9]+$ ]] || die "$f: rank= a number"
+  [[ $(field "$f" cpu) =~ ^[a-z0-9_.]+(\+[a-z0-9_.]+)*$ ]] || die "$f: cpu= feature[+feature...]"
+  [[ $(field "$f" emulated) =~ ^(yes|no)$ ]] || die "$f: emulated= yes or no"
+  [ "$(kind "$f")" = native ] || [ "$(field "$f" emulated)$(field "$f" lanes)" = no1 ] ||
+    die "$f: kind=compiler (the reference source, ref_backend.h) has lanes=1 and emulated=no"
+}
+
+# One kind's files, rank highest first (then by name), as "name file" lines.
+ranked() {
+  for f in $(files); do
+    [ "$(kind "$f")" != "$1" ] || echo "$(field "$f" rank) $(name "$f") $f"
+  done | sort -k1,1nr -k2,2 | cut -d' ' -f2-
+}
+
+# The CPU test of a file in cpu.c's words, for a target of architecture $2 (0 for another
+# architecture: the file is not built there).
+cpu_test() {
+  local f=$1 arch test=""
+  arch=$(field "$f" arch)
+  [ "$arch" = "$2" ] || {
+    echo 0
+    return
+  }
+  for feature in $(field "$f" cpu | tr + ' '); do
+    case "$arch" in
+      x86) feature="\"$feature\"" ;;
+      arm) feature=${feature^^} feature=${feature//./_} ;;
+    esac
+    test+="${test:+ && }COL_CPU_$arch($feature)"
+  done
+  echo "$test"
+}
+
+header() {
+  local arch seen=" " ranks=" " n a r
+  arch=$(arch_of "$1")
+  for f in $(files); do
+    check "$f"
+    n=$(name "$f") a=$(field "$f" arch) r=$(field "$f" rank)
+    [[ $seen != *" $n "* ]] || die "$f: two ISA files named $n"
+    seen+="$n "
+    if [ "$(kind "$f")" = native ]; then
+      [[ $ranks != *" $a:$r "* ]] || die "$f: another native $a file has rank $r"
+      ranks+="$a:$r "
+    fi
+  done
+  echo "/* Generated by scripts/build/isa-list.sh from the collide-isa lines of the ISA files"
+  echo " * for $1: do not edit. X(name, lanes, cpu_test, built): built is 1 when the file is"
+  echo " * built natively here (its table col__backend_<name> exists), cpu_test is its CPU test"
+  echo " * (cpu.c), 0 when not built. The emulated twins: X(name, lanes), col__backend_<name>_emu. */"
+  echo "#ifndef COLLIDE_ISA_LIST_H"
+  echo "#define COLLIDE_ISA_LIST_H"
+  for kind in native compiler; do
+    echo "#define COL_ISA_${kind^^}(X) \\"
+    ranked $kind | while read -r n f; do
+      built=$([ "$(field "$f" arch)" = "$arch" ] && echo 1 || echo 0)
+      echo "  X($n, $(field "$f" lanes), $(cpu_test "$f" "$arch"), $built) \\"
+    done
+    echo "  /* end */"
+  done
+  echo "#define COL_ISA_EMULATED(X) \\"
+  ranked native | while read -r n f; do
+    [ "$(field "$f" emulated)" != yes ] || echo "  X($n, $(field "$f" lanes)) \\"
+  done
+  echo "  /* end */"
+  echo "#endif"
+}
+
+case "${1:-}" in
+  native)
+    arch=$(arch_of "${2:?usage: isa-list.sh native <target triple>}")
+    for f in $(files); do [ "$(field "$f" arch)" != "$arch" ] || echo "$f"; done
+    ;;
+  emulated)
+    for f in $(files); do [ "$(field "$f" emulated)" != yes ] || echo "$f"; done
+    ;;
+  flags)
+    line "${2:?usage: isa-list.sh flags <file>}" | sed -n 's/^.* flags=\(.*\) \*\/$/\1/p'
+    ;;
+  header)
+    header "${2:?usage: isa-list.sh header <target triple>}"
+    ;;
+  *)
+    echo "usage: isa-list.sh native <target triple> | emulated | flags <file> | header <target triple>" >&2
+    exit 2
+    ;;
+esac

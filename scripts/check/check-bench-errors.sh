@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# The benchmark harness never swallows an error, and two runs at once lose nothing (part of
+# make test, through make bench-check). With the benchmark binary of build folder O (build/test):
+#   - a user kernel file that registers with a wrong COL_USER_VERSION (linked from O's objects
+#     into build/bench-check/): scripts/bench/bench.sh fails and prints the registration error;
+#   - an unknown flag, an unknown suite, a filter matching nothing: each fails with its reason;
+#   - --benchmark_format=json and csv put that format alone on stdout;
+#   - two scripts/bench/bench.sh runs at once, given the same time stamp: both results kept, both
+#     reports written;
+#   - a report from two machines' JSON (scripts/check/fixtures/second-machine.json and a run of this
+#     machine) shows both side by side;
+#   - scripts/bench/compare.py: a clear error on a file that is not JSON, warnings on different CPUs;
+#     digests compared per input, a backend differing from its own scalar named; options that
+#     cannot apply refused;
+#   - scripts/bench/choice.py: quoted flag sets, CFLAGS+= and result-changing flags moved to
+#     CHOICE_CFLAGS; bad choices refused with exit 2 and the reason; the Makefile's refusals of
+#     result-changing CFLAGS and of CHOICE_CFLAGS in the reference folders, and CHOICE_LABEL.
+#   scripts/check/check-bench-errors.sh O
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+o=${1:?usage: scripts/check/check-bench-errors.sh BUILD_FOLDER}
+bin=$o/collide-bench
+python=${PYTHON:-/usr/bin/python3}
+work=build/bench-check
+rm -rf --one-file-system "$work"
+mkdir -p "$work"
+export COLLIDE_RESULTS=$work/results
+tiny='--benchmark_filter=^mtd/batch/(scalar|sse2)/'
+
+fail() {
+  echo "bench-check: FAILED: $*" >&2
+  exit 1
+}
+
+# expect_fail WHAT TEXT COMMAND...: the command fails, and its output says TEXT.
+expect_fail() {
+  local what=$1 text=$2 rc=0
+  shift 2
+  "$@" > "$work/out.log" 2>&1 || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    cat "$work/out.log" >&2
+    fail "$what: exit 0 where a failure was expected"
+  fi
+  if ! grep -qF -- "$text" "$work/out.log"; then
+    cat "$work/out.log" >&2
+    fail "$what: exit $rc, but the output does not say \"$text\""
+  fi
+  echo "bench-check: $what: exit $rc, says \"$text\": ok"
+}
+
+# expect_text WHAT FILE TEXT: FILE contains TEXT.
+expect_text() {
+  grep -qF -- "$3" "$2" || { cat "$2" >&2; fail "$1: $2 does not say \"$3\""; }
+}
+
+# 1. A user kernel that fails to register: the binary built with it, from O's objects.
+cat > "$work/wrong_version.c" << 'C'
+/* Written by scripts/check/check-bench-errors.sh: a user backend that registers with a version of
+ * collide.h that does not exist, so col_backend_register refuses it. */
+#include "collide.h"
+
+static size_t query2(col_aabb2 q, const col_aabb2_soa *set, col_touch touch, uint32_t *out) {
+  (void)q, (void)set, (void)touch, (void)out;
+  return 0;
+}
+
+col_status col_user_register(void) {
+  const col_user_backend mine = {
+      .version = COL_USER_VERSION + 1,
+      .name = "wrong-version",
+      .width = 1,
+      .kernels = {.aabb2_query = query2},
+  };
+  return col_backend_register(&mine);
+}
+C
+make --no-print-directory -s O="$o" USER_O="$work/user" BENCHBIN="$work/collide-bench" \
+  USER_KERNELS="$work/wrong_version.c" "$work/collide-bench"
+expect_fail "a user kernel registering with a wrong version" \
+  "$work/wrong_version.c: col_user_register() failed: struct from another version of collide.h" \
+  bash scripts/bench/bench.sh "$work/collide-bench" smoke "$tiny"
+
+# 2. Bad flags, suites and filters.
+expect_fail "an unknown flag" "unrecognized command-line flag: --bogus" \
+  bash scripts/bench/bench.sh "$bin" smoke --bogus
+expect_fail "an unknown suite" "BENCH=fast: not a suite" bash scripts/bench/bench.sh "$bin" fast
+expect_fail "a filter matching nothing" \
+  "no benchmark matches --benchmark_filter=no-such-benchmark in suite 'smoke'" \
+  bash scripts/bench/bench.sh "$bin" smoke --benchmark_filter=no-such-benchmark
+expect_fail "an unknown output format" "--benchmark_format=xml: use console, json or csv" \
+  env COLLIDE_BENCH_SUITE=smoke "$bin" --benchmark_format=xml
+
+# 3. Output formats: stdout carries the format alone, the progress goes to stderr.
+for format in json csv; do
+  COLLIDE_BENCH_SUITE=smoke "$bin" "$tiny" --benchmark_min_time=0.001 \
+    --benchmark_format=$format > "$work/stdout.$format" 2> "$work/stderr.$format" ||
+    { cat "$work/stderr.$format" >&2; fail "--benchmark_format=$format: the run failed"; }
+  expect_text "--benchmark_format=$format: progress on stderr" "$work/stderr.$format" \
+    "mtd/batch/scalar/uniform/16 ..."
+done
+"$python" - "$work/stdout.json" "$work/stdout.csv" << 'PY' || fail "--benchmark_format: stdout is not the format asked for"
+import csv, json, sys
+data = json.load(open(sys.argv[1]))
+names = sorted(b["name"] for b in data["benchmarks"])
+rows = list(csv.reader(open(sys.argv[2])))
+assert names and "mtd/batch/scalar/uniform/16" in names, names
+assert rows[0][:2] == ["name", "iterations"], rows[0]
+assert sorted(r[0] for r in rows[1:]) == names, rows
+print(f"bench-check: --benchmark_format=json and csv: stdout parses ({len(names)} benchmarks each): ok")
+PY
+
+# 4. Two runs at once, with one time stamp (a date(1) that always gives the same second).
+mkdir -p "$work/fixed-date"
+printf '#!/bin/sh\necho 20990101-000000\n' > "$work/fixed-date/date"
+chmod +x "$work/fixed-date/date"
+pids=()
+for i in 1 2; do
+  PATH=$PWD/$work/fixed-date:$PATH COLLIDE_MACHINE=check-machine \
+    bash scripts/bench/bench.sh "$bin" smoke "$tiny" > "$work/run$i.log" 2>&1 &
+  pids+=($!)
+done
+for i in 1 2; do
+  wait "${pids[$((i - 1))]}" || { cat "$work/run$i.log" >&2; fail "concurrent run $i failed"; }
+  expect_text "concurrent run $i: weighted ETA" "$work/run$i.log" ", ETA "
+done
+runs=("$COLLIDE_RESULTS"/check-machine/partial/*.json)
+reports=("$COLLIDE_RESULTS"/check-machine/partial/*.md)
+[ "${#runs[@]}" -eq 2 ] && [ "${#reports[@]}" -eq 2 ] ||
+  fail "two runs at once: ${#runs[@]} results and ${#reports[@]} reports (expected 2 and 2): ${runs[*]}"
+echo "bench-check: two runs at once, same second: both kept (${runs[*]##*/}), both reported: ok"
+
+# 5. Two machines side by side.
+"$python" scripts/report.py --input scripts/check/fixtures/second-machine.json "${runs[0]}" \
+  --output "$work/two.md" --plots "$work/two-plots" > "$work/report.log" 2>&1 ||
+  { cat "$work/report.log" >&2; fail "the two-machine report failed"; }
+"$python" - "$work/two.md" << 'PY' || fail "the two-machine report does not show both machines side by side"
+import re, sys
+text = open(sys.argv[1]).read()
+assert "## Machines side by side" in text, "no side-by-side table"
+header = re.search(r"^\| \| (.*) \|$", text.split("## Machines side by side", 1)[1], re.M).group(1)
+columns = [c.strip(" `") for c in header.split("|")]
+assert len(columns) == 2 and columns[0].startswith("fixture-") and columns[1] == "check-machine", columns
+for m in columns:
+    assert f"## Machine `{m}`" in text, f"no section of {m}"
+row = re.search(r"^\| target: mtd/batch/uniform 4096, avx2 [^|]*\|([^|]*)\|([^|]*)\|$", text, re.M)
+assert row and "met" in row.group(1) and "not measured" in row.group(2), row and row.groups()
+print(f"bench-check: a report of two machines shows both side by side ({', '.join(columns)}): ok")
+PY
+
+# 6. scripts/compare.
+printf 'not json\n' > "$work/not.json"
+expect_fail "compare on a file that is not JSON" "not.json: not a Google Benchmark JSON file" \
+  "$python" scripts/bench/compare.py "$work/not.json" "${runs[0]}"
+"$python" - "${runs[0]}" "$work/other-cpu.json" << 'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+data["context"]["collide_cpu_identity"] = "GenuineIntel family 6 model 143 stepping 8 (another CPU)"
+json.dump(data, open(sys.argv[2], "w"))
+PY
+"$python" scripts/bench/compare.py "${runs[0]}" "$work/other-cpu.json" > "$work/compare.log" 2>&1 ||
+  { cat "$work/compare.log" >&2; fail "compare of two CPUs' files failed"; }
+expect_text "compare of two CPUs' files" "$work/compare.log" "warning: the two files differ in CPU"
+"$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" > "$work/compare.log" 2>&1 ||
+  { cat "$work/compare.log" >&2; fail "compare of a file with itself failed"; }
+expect_text "compare of a file with itself" "$work/compare.log" " same "
+if grep -qF warning "$work/compare.log"; then
+  cat "$work/compare.log" >&2
+  fail "compare of a file with itself warns"
+fi
+expect_fail "compare --reps on two result files" "--reps applies to runs" \
+  "$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" --reps 3
+expect_fail "compare --build with a side that is not make variables" "'-O3' is not NAME=value" \
+  "$python" scripts/bench/compare.py --build 'CFLAGS=-O2' '-O3'
+expect_fail "compare --digest on a file that is not a digest" "not.json: not a collide-digest output" \
+  "$python" scripts/bench/compare.py --digest "$work/not.json" tools/digest/golden.txt
+# Two digests, one answer changed: named, with how many inputs and the first.
+printf '# collide digest: input set 1\nk scalar 2 00000000000000aa\ninput k scalar 0 1\ninput k scalar 1 2\n' > "$work/d1.txt"
+sed 's/aa$/ab/; s/^input k scalar 1 2$/input k scalar 1 3/' "$work/d1.txt" > "$work/d2.txt"
+expect_fail "compare --digest of two digests that differ" "differs on 1 of 2 inputs on scalar; the first is input 1" \
+  "$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d2.txt"
+"$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d1.txt" > "$work/compare.log" 2>&1 ||
+  { cat "$work/compare.log" >&2; fail "compare --digest of a digest with itself failed"; }
+expect_text "compare --digest of a digest with itself" "$work/compare.log" "same answers on all 2 inputs"
+expect_fail "compare --reps on two digests" "--reps applies to runs" \
+  "$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d1.txt" --reps 3
+expect_fail "compare --build with a side naming its folder" "O=build/release: a choice names how to build, not where" \
+  "$python" scripts/bench/compare.py --build 'CFLAGS+=-O3' 'O=build/release CFLAGS+=-O3'
+# A digest whose own avx2 differs from its scalar: named with k of N and the first input.
+printf '# collide digest: input set 1\nk scalar 2 00000000000000aa\nk avx2 2 00000000000000ab\ninput k scalar 0 1\ninput k scalar 1 2\ninput k avx2 0 1\ninput k avx2 1 3\n' > "$work/d3.txt"
+expect_fail "compare --digest with a backend differing from its own scalar" \
+  "d3.txt: avx2 differs from its own scalar on 1 of 2 inputs of k (the first is input 1)" \
+  "$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d3.txt"
+
+# scripts/bench/choice.py: the one parser of a build choice.
+"$python" - << 'PY2' || fail "scripts/bench/choice.py make-args does not split a choice as documented"
+import subprocess, sys
+def args(choice):
+    p = subprocess.run([sys.executable, "scripts/bench/choice.py", "make-args", choice], capture_output=True, text=True, check=True)
+    return [a for a in p.stdout.split("\0") if a], p.stderr
+cases = {
+    "CFLAGS=-O2 -march=native": ["CFLAGS=-O2 -march=native"],
+    "CC=clang CFLAGS='-O3 -march=native' ": ["CC=clang", "CFLAGS=-O3 -march=native"],
+    "CFLAGS+=-O3 -march=native": ["CHOICE_CFLAGS=-O3 -march=native"],
+    "CFLAGS=-O2 -ffp-contract=fast -march=native": ["CFLAGS=-O2 -march=native", "CHOICE_CFLAGS=-ffp-contract=fast"],
+    "CFLAGS=-O2 -ffast-math -fno-signed-zeros -ffp-contract=off": ["CFLAGS=-O2 -ffp-contract=off",
+                                                                  "CHOICE_CFLAGS=-ffast-math -fno-signed-zeros"],
+    "": [],
+}
+for choice, want in cases.items():
+    got, err = args(choice)
+    assert got == want, (choice, got, want)
+    assert not err, (choice, err)
+got, err = args("CFLAGS=-g -march=native")
+assert "has no -O level: that build is unoptimized" in err, err
+label = subprocess.run([sys.executable, "scripts/bench/choice.py", "label", "CFLAGS+=-O2 -ffp-contract=fast"], capture_output=True,
+                       text=True).stdout
+assert "not the reference" in label and "-ffp-contract=fast breaks the bit-exact contract" in label, label
+print(f"bench-check: scripts/bench/choice.py splits {len(cases)} choices as documented, warns on a CFLAGS= without -O: ok")
+PY2
+for bad in "-O3|'-O3' is not NAME=value" "=x|'=x' has no variable name" "CFLAGS=-O2 =x|'=x' has no variable name" \
+  "cflags=-O2|make variables of a choice are upper case" "CC+=clang|only CFLAGS can be added to" \
+  "CFLAGS='-O2|No closing quotation" "O=build/x CC=clang|a choice names how to build, not where"; do
+  rc=0
+  "$python" scripts/bench/choice.py make-args "${bad%%|*}" > /dev/null 2> "$work/choice.log" || rc=$?
+  [ "$rc" -eq 2 ] || { cat "$work/choice.log" >&2; fail "choice.py make-args '${bad%%|*}': exit $rc, not 2"; }
+  [ "$(wc -l < "$work/choice.log")" -eq 1 ] || { cat "$work/choice.log" >&2; fail "choice.py '${bad%%|*}': not one line"; }
+  expect_text "choice.py make-args '${bad%%|*}'" "$work/choice.log" "${bad#*|}"
+done
+echo "bench-check: scripts/bench/choice.py refuses 7 bad choices with exit 2 and one line saying why: ok"
+
+# The Makefile: result-changing flags refused in CFLAGS, CHOICE_CFLAGS in the project's folders.
+for flags in '-O2 -ffp-contract=fast' '-O2 -ffast-math' '-Ofast' '-O2 -funsafe-math-optimizations'; do
+  expect_fail "make with CFLAGS='$flags'" "compared variant takes them in CHOICE_CFLAGS" \
+    make --no-print-directory -n CFLAGS="$flags" lib
+done
+expect_fail "make with -ffp-contract=fast in CFLAGS" "would silently undo some of them" \
+  make --no-print-directory -n CFLAGS='-O2 -ffp-contract=fast' lib
+for o in build/release build/test/ ./build/asan build/tsan "$PWD/build/fuzz"; do
+  expect_fail "make with CHOICE_CFLAGS in $o" "not $o: the reference builds" \
+    make --no-print-directory -n O="$o" CHOICE_CFLAGS=-O3 lib
+done
+make --no-print-directory -n CFLAGS='-O2 -fno-trapping-math -fno-fast-math' lib > /dev/null ||
+  fail "make refuses -fno-trapping-math or -fno-fast-math in CFLAGS (they change no result)"
+label_of() {
+  make -s --no-print-directory O=build/bench-check/label "$@" --eval 'print-choice-label: ; @echo "$(CHOICE_LABEL)"' \
+    print-choice-label
+}
+[ "$(label_of)" = reference ] || fail "CHOICE_LABEL without CHOICE_CFLAGS: '$(label_of)', not 'reference'"
+[ "$(label_of CHOICE_CFLAGS='-O3  -ffast-math')" = "not the reference: -O3 -ffast-math" ] ||
+  fail "CHOICE_LABEL with CHOICE_CFLAGS: '$(label_of CHOICE_CFLAGS='-O3 -ffast-math')'"
+echo "bench-check: compare: a clear error on non-JSON, non-digest files, --reps on files and a bad build side; a warning across CPUs, \"same\" for equal medians; digests compared by input, a backend against its own scalar; choice.py's parsing and refusals; the Makefile's flag refusals and CHOICE_LABEL: ok"
+echo "bench-check: every failure said why; concurrent runs and two machines kept apart: ok"
