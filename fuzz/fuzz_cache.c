@@ -11,7 +11,7 @@
  * frames byte (8..64; the chain 3..4), the failing allocation's frame and index bytes; the boxes
  * (tagged floats; the chain: a step and a centre); then per frame an action count (0..4) and its
  * actions (box byte, operation byte, operands). Exhausted input is continued by a generator seeded
- * by the input's length. The format in detail: fuzz/README.md. */
+ * by the input's length. The format in detail: docs/fuzzing-targets.md. */
 #include "fuzz_common.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Shared by the differential fuzz targets: a byte reader that turns fuzzer input into the
  * floats and sizes that reach every edge of the kernels, the list of backends to compare,
- * and the disagreement report. The input format is documented in fuzz/README.md; seed files
+ * and the disagreement report. The input format is documented in docs/fuzzing-targets.md; seed files
  * are written by fuzz/seeds/<target>.c with the matching encoder (fuzz/seeds/encode.c). */
 #ifndef COLLIDE_FUZZ_COMMON_H
 #define COLLIDE_FUZZ_COMMON_H

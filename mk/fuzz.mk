@@ -43,7 +43,7 @@ fuzz-failure-check:
 	@bash scripts/fuzz/fuzz-failure-check.sh
 
 # Executions per second of each target (FUZZ_TARGETS) from its committed corpus, alone,
-# FUZZ_SPEED_SECONDS each (default 10): the table fuzz/README.md keeps, with the machine.
+# FUZZ_SPEED_SECONDS each (default 10): the table docs/fuzzing.md keeps, with the machine.
 fuzz-speed: fuzz-build
 	@bash scripts/fuzz/fuzz-speed.sh $(FUZZ_TARGETS)
 

@@ -10,7 +10,7 @@
  *       lets the compiler contract dx*dx + dy*dy into fma(dx, dx, dy*dy), which rounds once
  *       instead of twice: the sum moves by an ulp now and then, and for circles whose centre
  *       distance is r1 + r2 within a few ulps (touching, or nearly) the answer changes. The
- *       circle fuzzer's near-touching pairs (fuzz/README.md, `circle`) find it within seconds.
+ *       circle fuzzer's near-touching pairs (docs/fuzzing-targets.md, `circle`) find it within seconds.
  *
  * Only the overlap slot is filled: the elastic responses' a*b + c*d would contract as well and
  * differ on most velocities with full significands (6 in 10 random pairs, measured), which the

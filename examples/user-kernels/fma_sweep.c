@@ -10,7 +10,7 @@
  *             USER_CFLAGS='-mfma -ffp-contract=fast'
  *       lets the compiler contract the dot products, s*s + r2 and d - s*dir into fused
  *       multiply-adds: t moves by an ulp now and then, and near tangency the hit itself
- *       changes. The sweep fuzzer finds it (fuzz/README.md, `sweep`). */
+ *       changes. The sweep fuzzer finds it (docs/fuzzing-targets.md, `sweep`). */
 #include <collide.h>
 
 #include <math.h>
