@@ -129,7 +129,8 @@ SONAME := libcollide.so.$(SOVERSION)
 SHLIB := $(O)/libcollide.so.$(VERSION)
 TESTBIN := $(O)/collide-tests
 
-CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c core/src/parallel/*.c)
+CORE_SRC := $(wildcard core/src/*.c core/src/broadphase/*.c core/src/broadphase/*/*.c \
+  core/src/parallel/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 
 # SIMD backends: each ISA file is built natively with its own flags only (on its own
@@ -315,6 +316,7 @@ report: $(DEPS_STAMP)
 
 format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
+	  core/src/broadphase/*/*.c core/src/broadphase/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
 	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h tools/choice/*.c

@@ -337,6 +337,6 @@ col_status col__bp_tree(col__bp *bp);
 col_status col__bp_quadtree(col__bp *bp);
 
 /* The parallel sweep and prune's tasks. */
-#include "tasks.h"
+#include "tasks/tasks.h"
 
 #endif

@@ -3,7 +3,7 @@
  * built-in pool), and sweep and prune run with it; inputs that have nothing to split, and task
  * systems of one worker, take the sequential call itself. col_broadphase_cache_set_parallel: the
  * cache keeps the caller's struct and hands it to the whole frames' sweeps (cache_sap.c). */
-#include "cache.h"
+#include "cache/state.h"
 
 /* Both entry points: any_order lets the tasks write into blocks of `out` (sap_par.c). */
 static col_status run_parallel(const col_boxes *boxes, col_touch touch,

@@ -3,7 +3,7 @@
  * the public calls and the kept tree, whose fat leaves make most small moves free (no
  * reinsertion); the kept sweep and prune is cache_sap.c, what both do each frame
  * cache_frame.c. See collide/broadphase.h for the contract. */
-#include "cache.h"
+#include "state.h"
 
 #include <stdlib.h>
 #include <string.h>

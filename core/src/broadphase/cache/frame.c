@@ -2,7 +2,7 @@
  * cache_sap.c sweep and prune): the per-box state and its release, this frame's boxes kept as
  * the last, the moved boxes found (by comparison) or listed (from the caller), and the last
  * frame's pairs between unmoved boxes carried over. */
-#include "cache.h"
+#include "state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * (cache_sap.c then looks them up): in place, each moved box shifted to its new position, while
  * the shifts stay few; otherwise one merge pass of the unmoved boxes with the moved ones,
  * sorted, into the second set of arrays. */
-#include "cache.h"
+#include "state.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * or the radix sort of radix.c). Both run four lanes at a time and are built twice, for the
  * baseline and for AVX2 (broadphase.h); sap.c and the cache's kept sweep and prune call them,
  * the bipartite form sorts with col__bp_sort_x. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,9 +9,9 @@
  * counting pass on its fine buckets and an insertion pass on the keys (the radix sort when the
  * insertion would move more than twice the segment's boxes). Everything in the sort's
  * scratch: no allocation, no lock. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
-#include "../validate.h"
+#include "../../validate.h"
 
 #include <string.h>
 

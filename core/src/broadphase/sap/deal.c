@@ -6,9 +6,9 @@
  * of task 0 come first, then task 1's, each range in sorted order: the sequential deal's
  * places, place for place, whatever the number of tasks or the order they run in. The tasks'
  * fills live in the deal's work slot, so no call allocates once the slot has grown. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
-#include "../validate.h"
+#include "../../validate.h"
 
 #include <string.h>
 

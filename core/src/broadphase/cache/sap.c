@@ -1,8 +1,8 @@
 /* The kept sweep and prune of col_broadphase_cache: the usable boxes' order on min x, their
  * keys and a sorted copy of their coordinates kept between frames; per frame the moved boxes
  * are put back in place or merged in (cache_sap_order.c) and only they are looked up (here). */
-#include "cache.h"
-#include "validate.h"
+#include "state.h"
+#include "../../validate.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * chunks, so the cores finish together. Taking from the other end keeps each part's own pairs
  * one run in its list, and the chunks others took come after them, in cell order: the joined
  * list stays the sequential call's. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
 unsigned col__par_share_delay;
 _Atomic size_t col__par_chunks_taken;

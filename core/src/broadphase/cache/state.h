@@ -2,10 +2,10 @@
  * tree), cache_sap.c and cache_sap_order.c (the kept sweep and prune) and cache_frame.c (what
  * both kept algorithms do each frame). The calls go one way: cache.c -> cache_sap.c ->
  * cache_sap_order.c, and cache.c, cache_sap.c -> cache_frame.c. */
-#ifndef COLLIDE_BROADPHASE_CACHE_H
-#define COLLIDE_BROADPHASE_CACHE_H
+#ifndef COLLIDE_BROADPHASE_CACHE_STATE_H
+#define COLLIDE_BROADPHASE_CACHE_STATE_H
 
-#include "broadphase.h"
+#include "../broadphase.h"
 
 struct col_broadphase_cache {
   col_broadphase algorithm;     /* TREE or SAP */

@@ -3,7 +3,7 @@
  * its sap_run per run), each pair kept by the boxes' tags so that a pair met in two cells is
  * reported once. Called for all cells by the sequential call and for a range of cells by each
  * task of a parallel one (sap_par.c): the same code, so one task costs what the call did. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
 #include <string.h>
 

@@ -8,10 +8,10 @@
  * after task 0's pairs, and copy tasks move equal shares there. Cell ranges in order,
  * cells in order within a range: the joined list is the sequential call's, pair for pair,
  * whatever the number of tasks or the order they run in. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
-#include "../parallel/parallel.h"
-#include "../validate.h"
+#include "../../parallel/parallel.h"
+#include "../../validate.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
  * its cells that a faster task sweeps for it once that one is done: sap_steal.c). The survey and
  * the count (about a fifth of the one-thread time) are repeated by every task, so this form is for
  * a few workers. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
 /* Boxes up to which the parallel call takes this form, and workers at most (each task repeats
  * the survey and the count). 2 threads over 1, any-order call: on a Zen 5 VM whose vCPUs were far

@@ -11,9 +11,9 @@
  * top of the stack: it calls the passes before the sweep (sap_owned.c's col__sap_front, or
  * their split into tasks) and the cell sweeps (sap_cells.c, or as tasks, sap_par.c; small
  * parallel inputs: sap_owned.c), never the other way round. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
-#include "../validate.h"
+#include "../../validate.h"
 
 /* The sort on min x as side work of the cell count (sap_grid.c). */
 typedef struct sort_side {

@@ -5,7 +5,7 @@
  * sorted on min x. A pair met in several cells is kept in the cell of the larger first row (and
  * layer) of the two, which the places' tags tell. The passes over every box run four lanes at a
  * time; a box's places are written without branches. */
-#include "broadphase.h"
+#include "../broadphase.h"
 
 #include <math.h>
 
