@@ -16,21 +16,21 @@ typedef struct col__bp {
   const col__backend *backend;
   col_pairs *out;
   col_broadphase_stats stats;
-  const col_parallel *par; /* non-NULL: sweep and prune sweeps its cells as tasks (sap_par.c) */
-  bool any_order;          /* with par: the tasks write into the list in blocks (no join) */
+  const col_parallel *par;       /* non-NULL: sweep and prune sweeps its cells as tasks (tasks/) */
+  bool any_order;                /* with par: the tasks write into the list in blocks (no join) */
   struct col__bp_writer *writer; /* a task writing into blocks of the caller's list, or NULL */
-  /* parts > 1: a task of the small-input parallel call (sap_owned.c), part `part` of `parts`:
+  /* parts > 1: a task of the parallel call as parts (tasks/parts.c), part `part` of `parts`:
    * sweep and prune deals only the boxes that may reach that part's cells (col__sap_dealt), in
    * the order `band` makes once the count is done (the part's boxes sorted), not the order the
    * deal is given. */
   uint32_t part, parts;
   const struct col__sap_band *band;
   /* A part of a large parallel call, which surveyed and counted every box once before its
-   * tasks (sap_owned.c): the count to deal from (read only), instead of its own. */
+   * tasks (tasks/parts.c): the count to deal from (read only), instead of its own. */
   const struct col__sap_counted *counted;
 } col__bp;
 /* The sorted order of a part's boxes (those whose cells may reach cells [lo, hi), every box
- * when `all`), made from the boxes' span words (sap_grid.c) after the count: its length, the
+ * when `all`), made from the boxes' span words (sap/count.c) after the count: its length, the
  * order in *order. */
 typedef struct col__sap_band {
   size_t (*fn)(void *context, const uint32_t *span, int kz, bool all, size_t lo, size_t hi,
@@ -147,7 +147,7 @@ COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
   return (col__f4)(((col__i4)t & m) | ((col__i4)f & ~m));
 }
 
-/* Sweep and prune's boxes dealt into cells (sap_grid.c): every box's record (box i's at
+/* Sweep and prune's boxes dealt into cells (sap/deal.c): every box's record (box i's at
  * rec[i * COL__SAP_UNITS(dims)], the padding's after the last box's, all NaN), and each cell a run
  * of places, each the box index | its tag << 32: cell c's boxes sorted on min x at slot[base[c],
  * base[c] + count[c]), then padding (the NaN record, tag 0) up to base[c + 1], a multiple of 16
@@ -173,7 +173,7 @@ typedef struct col__sap_side {
   void (*fn)(void *context);
   void *context;
 } col__sap_side;
-/* The count before the deal (col__sap_count, sap_grid.c): the grid (grid false: one cell; used
+/* The count before the deal (col__sap_count, sap/count.c): the grid (grid false: one cell; used
  * cells of k allocated, kz per row), every box's span word and record (then the NaN padding's),
  * the cells' box counts (count[0, used)), in work slots 1 to 3 of the call that counted; `base`:
  * the room after count for the cells' bases and fills (and a parallel deal's parts, `tasks` of
@@ -210,12 +210,12 @@ col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, bool avx2,
 #else
 #define COL__AVX2_BUILD
 #endif
-/* Whether a run on bp's backend takes the AVX2 build (sap_owned.c; its callers pass the answer
+/* Whether a run on bp's backend takes the AVX2 build (sap/front.c; its callers pass the answer
  * down to the survey, the sort and the deal). */
 bool col__bp_avx2_passes(const col__bp *bp);
 
 /* What the sort and the grid need to know of the boxes, from one pass per axis in their own
- * order (sap_sort.c): per partitioned axis (y, then z) the range and summed size of the values
+ * order (sap/survey.c): per partitioned axis (y, then z) the range and summed size of the values
  * and whether every box is finite and upright there (NaN values skipped: compares with NaN are
  * false, their sizes count 0); whether some box is inverted on x; the range of the finite min
  * x (x_spread: there is one, with a finite spread); maybe_nan false when no coordinate is NaN
@@ -230,7 +230,7 @@ typedef struct col__survey {
 } col__survey;
 void col__sap_survey(const col_boxes *boxes, bool avx2, col__survey *out);
 /* The survey goes by chunks of COL__SURVEY_CHUNK boxes, each summed on its own and the parts
- * folded in chunk order, so that a parallel call (sap_sort_par.c), surveying chunks as tasks,
+ * folded in chunk order, so that a parallel call (tasks/sort.c), surveying chunks as tasks,
  * gets the same bits. A chunk's part: the survey's fields before the fold. */
 #define COL__SURVEY_CHUNK 4096
 typedef struct col__survey_part {
@@ -289,7 +289,7 @@ col_status col__tree_all_pairs(col__bp *bp, const col__tree *t, const bool *usab
                                size_t *cap);
 
 col_status col__bp_brute(col__bp *bp);
-/* Sweep and prune (sap.c), its sort (sap_sort.c) and its sweep. */
+/* Sweep and prune (sap/sap.c), its sort (sap/sort.c) and its sweep. */
 col_status col__bp_sap(col__bp *bp);
 /* The boxes without NaN, sorted on min x: their indices in `order`, keys in `keys` (n each),
  * `scratch` COL__SORT_X_SCRATCH(n) words; returns how many. */
@@ -300,15 +300,15 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch);
 /* The same with box i's index given as ids[i] (order holds ids of the sorted boxes): a part's
- * boxes, picked out of the whole set (sap_owned.c). */
+ * boxes, picked out of the whole set (sap/pick.c). */
 size_t col__bp_sort_x_ids(const col_boxes *boxes, bool avx2, const col__survey *sv,
                           const uint32_t *ids, uint32_t *order, uint32_t *keys, uint32_t *scratch);
-/* Boxes past which the deal prefetches (sap_deal.c, 65,536; the broadphase fuzzer lowers it,
+/* Boxes past which the deal prefetches (sap/deal.c, 65,536; the broadphase fuzzer lowers it,
  * since its inputs never reach that many). */
 extern size_t col__deal_far;
-/* Boxes from which the parallel call sorts as tasks (sap_sort_par.c; tests lower it). */
+/* Boxes from which the parallel call sorts as tasks (tasks/sort.c; tests lower it). */
 extern size_t col__par_sort_min;
-/* The sort of col__bp_sort_x_surveyed as tasks on bp->par's task system (sap_sort_par.c), the
+/* The sort of col__bp_sort_x_surveyed as tasks on bp->par's task system (tasks/sort.c), the
  * same order and count in *m; *m = SIZE_MAX when it is not taken (no task system of two
  * workers or more, a small input, no finite spread of min x): then sort as usual. */
 col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t *order,
@@ -319,16 +319,32 @@ col_status col__sap_par_sort(const col__bp *bp, const col__survey *sv, uint32_t 
 col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
                              size_t m, const col__sap_side *side, uint32_t *idx);
 /* Cells [from, to) of dealt boxes swept into bp's list, in cell order, with the cell arrays in
- * work slot 1 of bp's list (sap.c); `idx` has room for d->widest indices. */
+ * work slot 1 of bp's list (sap/sweep.c); `idx` has room for d->widest indices. */
 col_status col__sap_sweep_cells(col__bp *bp, const col__sap_dealt *d, int from, int to,
                                 uint32_t *idx);
 /* The same for every cell, split into tasks run on bp->par's task system and joined in cell
- * order (sap_par.c): the sequential call's pairs in its order. */
+ * order (tasks/sweep.c): the sequential call's pairs in its order. */
 col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx);
-/* The passes before the sweep on one thread (survey, sort, deal; sap_owned.c), on bp's own working
+/* The passes before the sweep on one thread (survey, sort, deal; sap/front.c), on bp's own working
  * memory: the dealt cells in *d, the sweep's index room in *idx. */
 col_status col__sap_front(col__bp *bp, col__sap_dealt *d, uint32_t **idx);
-/* A box's cells in the deal's span word (sap_grid.c): the flag of a box over more than two
+/* The boxes without NaN (the sweep's m; sap/front.c). */
+size_t col__sap_sweepable(const col_boxes *boxes);
+/* A part's boxes sorted (sap/pick.c), the band a part's deal takes its order from: those whose
+ * cells may reach [lo, hi) picked in index order without a branch (their min x beside them, in
+ * own and xs), sorted as the whole set is (on the same range of min x; a stable sort on the
+ * key, so ties stay in index order) carrying their box indices: the whole set's sorted order
+ * restricted to them, as the deal needs. col__sap_pick_order is a col__sap_band's fn. */
+typedef struct col__sap_pick {
+  const col_boxes *boxes;
+  const col__survey *sv;
+  bool avx2, maybe_nan;
+  uint32_t *order, *keys, *scratch, *own;
+  float *xs;
+} col__sap_pick;
+size_t col__sap_pick_order(void *context, const uint32_t *span, int kz, bool all, size_t lo,
+                           size_t hi, const uint32_t **order);
+/* A box's cells in the deal's span word (sap/count.c): the flag of a box over more than two
  * cells on an axis, and such a box counted into count[cell] cell by cell (returns its copies). */
 #define COL__SAP_WIDE 0x80000000u
 size_t col__sap_count_wide(uint32_t w, int kz, size_t *count);

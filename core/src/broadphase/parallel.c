@@ -1,11 +1,11 @@
 /* The parallel broadphase's entry points. col_broadphase_pairs_parallel (and its any-order
  * form): the checks of col_broadphase_pairs, the task system chosen (the caller's, or the
  * built-in pool), and sweep and prune run with it; inputs that have nothing to split, and task
- * systems of one worker, take the sequential call itself. col_broadphase_cache_set_parallel: the
- * cache keeps the caller's struct and hands it to the whole frames' sweeps (cache_sap.c). */
-#include "cache/state.h"
+ * systems of one worker, take the sequential call itself. (The cache's own,
+ * col_broadphase_cache_set_parallel, is in cache/cache.c.) */
+#include "broadphase.h"
 
-/* Both entry points: any_order lets the tasks write into blocks of `out` (sap_par.c). */
+/* Both entry points: any_order lets the tasks write into blocks of `out` (tasks/run.c). */
 static col_status run_parallel(const col_boxes *boxes, col_touch touch,
                                const col_parallel *parallel, col_pairs *out,
                                col_broadphase_stats *stats, bool any_order) {
@@ -54,13 +54,4 @@ col_status col_broadphase_pairs_parallel_any_order(const col_boxes *boxes, col_t
                                                    const col_parallel *parallel, col_pairs *out,
                                                    col_broadphase_stats *stats) {
   return pairs_parallel(boxes, touch, parallel, out, stats, true);
-}
-
-col_status col_broadphase_cache_set_parallel(col_broadphase_cache *cache,
-                                             const col_parallel *parallel) {
-  if (cache == NULL) return COL_ERR_NULL;
-  if (parallel != NULL && parallel->tasks != NULL && parallel->tasks->run == NULL)
-    return COL_ERR_NULL;
-  cache->parallel = parallel;
-  return COL_OK;
 }

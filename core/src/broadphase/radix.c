@@ -1,6 +1,6 @@
 /* The broadphases' one radix sort: LSD on 32-bit keys carrying a 32-bit payload, stable. Sweep
- * and prune's sort falls back on it (sap_sort.c), the cache's kept sweep and prune sorts its
- * moved boxes with it (cache_sap_order.c) and the uniform grid its cells' 64-bit keys, one
+ * and prune's sort falls back on it (sap/sort.c), the cache's kept sweep and prune sorts its
+ * moved boxes with it (cache/sap_order.c) and the uniform grid its cells' 64-bit keys, one
  * 32-bit half after the other (grid.c). */
 #include "broadphase.h"
 

@@ -1,8 +1,8 @@
 /* The incremental broadphase (col_broadphase_cache): per frame, only the boxes that moved are
  * looked up again; the pairs between boxes that did not move are carried over. This file holds
  * the public calls and the kept tree, whose fat leaves make most small moves free (no
- * reinsertion); the kept sweep and prune is cache_sap.c, what both do each frame
- * cache_frame.c. See collide/broadphase.h for the contract. */
+ * reinsertion); the kept sweep and prune is sap.c, what both do each frame frame.c. See
+ * collide/broadphase.h for the contract. */
 #include "state.h"
 
 #include <stdlib.h>
@@ -23,6 +23,16 @@ col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
   if (cache == NULL) return COL_ERR_NULL;
   if (algorithm != COL_BROADPHASE_TREE && algorithm != COL_BROADPHASE_SAP) return COL_ERR_ARGUMENT;
   if (algorithm != cache->algorithm) col__cache_reset(cache), cache->algorithm = algorithm;
+  return COL_OK;
+}
+
+/* The cache keeps the caller's struct and hands it to the whole frames' sweeps (sap.c). */
+col_status col_broadphase_cache_set_parallel(col_broadphase_cache *cache,
+                                             const col_parallel *parallel) {
+  if (cache == NULL) return COL_ERR_NULL;
+  if (parallel != NULL && parallel->tasks != NULL && parallel->tasks->run == NULL)
+    return COL_ERR_NULL;
+  cache->parallel = parallel;
   return COL_OK;
 }
 

@@ -1,5 +1,5 @@
 /* What both kept algorithms of col_broadphase_cache do each frame (cache.c keeps a tree,
- * cache_sap.c sweep and prune): the per-box state and its release, this frame's boxes kept as
+ * sap.c sweep and prune): the per-box state and its release, this frame's boxes kept as
  * the last, the moved boxes found (by comparison) or listed (from the caller), and the last
  * frame's pairs between unmoved boxes carried over. */
 #include "state.h"

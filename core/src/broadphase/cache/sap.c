@@ -1,8 +1,8 @@
 /* The kept sweep and prune of col_broadphase_cache: the usable boxes' order on min x, their
  * keys and a sorted copy of their coordinates kept between frames; per frame the moved boxes
- * are put back in place or merged in (cache_sap_order.c) and only they are looked up (here). */
-#include "state.h"
+ * are put back in place or merged in (sap_order.c) and only they are looked up (here). */
 #include "../../validate.h"
+#include "state.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -197,7 +197,7 @@ static void sap_validate(const col_broadphase_cache *c, const col_boxes *boxes, 
 
 /* Sweep and prune kept up to date. The first frame, or one where more than a quarter of the
  * boxes moved, is sorted and swept whole; otherwise the moved boxes are merged into last
- * frame's order (cache_sap_order.c) and only they are looked up (sap_moved). */
+ * frame's order (sap_order.c) and only they are looked up (sap_moved). */
 col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first,
                                 const uint32_t *list, size_t listed) {
   const col_boxes *boxes = bp->boxes;

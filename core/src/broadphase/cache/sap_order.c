@@ -1,5 +1,5 @@
 /* The order of the cache's kept sweep and prune brought up to date with a frame's moved boxes
- * (cache_sap.c then looks them up): in place, each moved box shifted to its new position, while
+ * (sap.c then looks them up): in place, each moved box shifted to its new position, while
  * the shifts stay few; otherwise one merge pass of the unmoved boxes with the moved ones,
  * sorted, into the second set of arrays. */
 #include "state.h"

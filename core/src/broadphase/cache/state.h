@@ -1,7 +1,7 @@
-/* Internal: the state of col_broadphase_cache, shared by cache.c (the public calls, the kept
- * tree), cache_sap.c and cache_sap_order.c (the kept sweep and prune) and cache_frame.c (what
- * both kept algorithms do each frame). The calls go one way: cache.c -> cache_sap.c ->
- * cache_sap_order.c, and cache.c, cache_sap.c -> cache_frame.c. */
+/* Internal: the state of col_broadphase_cache, shared by the files of this folder: cache.c (the
+ * public calls, the kept tree), sap.c and sap_order.c (the kept sweep and prune) and frame.c
+ * (what both kept algorithms do each frame). The calls go one way: cache.c -> sap.c ->
+ * sap_order.c, and cache.c, sap.c -> frame.c. */
 #ifndef COLLIDE_BROADPHASE_CACHE_STATE_H
 #define COLLIDE_BROADPHASE_CACHE_STATE_H
 
@@ -38,7 +38,7 @@ struct col_broadphase_cache {
   size_t cand_cap;
 };
 
-/* cache_frame.c: frees everything the cache holds (it stays usable, with no previous frame). */
+/* frame.c: frees everything the cache holds (it stays usable, with no previous frame). */
 void col__cache_reset(col_broadphase_cache *c);
 /* The per-box state both kept algorithms need: coordinates, moved flags and list, usable. */
 bool col__cache_alloc_frame_state(col_broadphase_cache *c, size_t n);
@@ -53,7 +53,7 @@ void col__cache_unlist_moved(col_broadphase_cache *c, const uint32_t *list, size
 /* The previous frame's pairs between unmoved boxes, into the pair list. */
 col_status col__cache_carry_over(const col_broadphase_cache *c, col__bp *bp);
 
-/* cache_sap.c: one frame of the kept sweep and prune (`first`: sort and sweep everything). */
+/* sap.c: one frame of the kept sweep and prune (`first`: sort and sweep everything). */
 col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first,
                                 const uint32_t *list, size_t listed);
 
@@ -62,7 +62,7 @@ static inline float *col__cache_sap_array(const col_broadphase_cache *c, unsigne
   return c->sap_sorted + a * (c->count + COL_SAP_PAD);
 }
 
-/* cache_sap_order.c: the kept order brought up to date with the `moved` boxes of the moved
+/* sap_order.c: the kept order brought up to date with the `moved` boxes of the moved
  * list; the usable ones' new positions, ascending, then open the moved list (*placed of
  * them). `scratch` has 4 words per moved box (and n / 32 + 1 for the in-place form). In
  * place: false, the order still valid, once the shifts pass `budget` places. Merged: returns

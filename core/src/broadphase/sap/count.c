@@ -1,10 +1,11 @@
-/* Sweep and prune's grid of cells (the survey and the sort before it are in sap_sort.c, the
- * sweep after it in sap.c): cells of equal size over y (and z in 3D), each box's coordinates
- * written once as a record (16 bytes in 2D, 32 in 3D: col__sap_rec), and the box dealt into every
- * cell it covers as an 8-byte place (its index and tag), in sorted order so that each cell stays
- * sorted on min x. A pair met in several cells is kept in the cell of the larger first row (and
- * layer) of the two, which the places' tags tell. The passes over every box run four lanes at a
- * time; a box's places are written without branches. */
+/* Sweep and prune's grid of cells and the count of the boxes in each (the survey and the sort
+ * before it are in survey.c and sort.c, the deal after it in deal.c, the sweep in sweep.c): cells
+ * of equal size over y (and z in 3D), each box's coordinates written once as a record (16 bytes in
+ * 2D, 32 in 3D: col__sap_rec), and the box dealt into every cell it covers as an 8-byte place (its
+ * index and tag), in sorted order so that each cell stays sorted on min x. A pair met in several
+ * cells is kept in the cell of the larger first row (and layer) of the two, which the places' tags
+ * tell. The passes over every box run four lanes at a time; a box's places are written without
+ * branches. */
 #include "../broadphase.h"
 
 #include <math.h>
@@ -94,6 +95,16 @@ COL__BP_INLINE void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
  * the next layer); a wider one (rare: cells hold 1.5 or 2 mean extents) as y0 | y1 << 8 |
  * z0 << 16 | z1 << 24 | WIDE. */
 #define WIDE COL__SAP_WIDE
+
+/* A wide box counted cell by cell (for both counts: this file's, deal.c's tasks'); returns
+ * its copies. */
+size_t col__sap_count_wide(uint32_t w, int kz, size_t *count) {
+  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
+  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
+}
 
 /* Boxes [from, to)'s cells in span[i] (as above; NaN or not: those are never dealt) and
  * records, and their tallies: a box without NaN (which must be the boxes to sweep) over at most
@@ -300,6 +311,19 @@ static bool choose_cells(const col__survey *s, unsigned dims, size_t m, col__cel
     c->lo[a] = s->lo[a], c->count[a] = k, c->scale[a] = (float)((double)k / extent);
   }
   return c->count[0] * c->count[1] > 1;
+}
+
+/* Boxes per task at least (below that the task's start costs about as much as its boxes), and
+ * tasks per worker (ranges cost about the same, but a loaded worker can fall behind): the
+ * tasks of the count below and of the deal after it (deal.c). */
+enum { DEAL_MIN_BOXES = 512, DEAL_TASKS_PER_WORKER = 2, DEAL_MAX_TASKS = 64 };
+
+size_t col__sap_deal_tasks(const col__bp *bp, size_t m) {
+  col_task_system ts;
+  if (bp->par == NULL || col__par_tasks(bp->par, &ts) != COL_OK || ts.workers <= 1) return 0;
+  size_t n = (size_t)ts.workers * DEAL_TASKS_PER_WORKER, most = m / DEAL_MIN_BOXES;
+  if (n > most) n = most;
+  return n > DEAL_MAX_TASKS ? DEAL_MAX_TASKS : n;
 }
 
 col_status col__sap_count(col__bp *bp, const col__survey *sv, bool avx2, size_t m,

@@ -1,20 +1,19 @@
-/* Sweep and prune's deal into cells (the cells are chosen and counted in sap_grid.c): the deal
- * itself, and for the parallel call the same deal split into tasks: each
- * task takes a range of the sorted order and counts its boxes' places per cell; a prefix sum
- * over (cell, task) then gives each task, in each cell, the place after the boxes of the tasks
- * before it; each task writes its range there with a fill of its own. Within a cell the boxes
- * of task 0 come first, then task 1's, each range in sorted order: the sequential deal's
- * places, place for place, whatever the number of tasks or the order they run in. The tasks'
- * fills live in the deal's work slot, so no call allocates once the slot has grown. */
+/* Sweep and prune's deal into cells (the cells are chosen and counted in count.c): the deal
+ * itself (col__sap_deal: the count, the cells' places, then the boxes into them), and for the
+ * parallel call the same deal split into tasks: each task takes a range of the sorted order and
+ * counts its boxes' places per cell; a prefix sum over (cell, task) then gives each task, in each
+ * cell, the place after the boxes of the tasks before it; each task writes its range there with a
+ * fill of its own. Within a cell the boxes of task 0 come first, then task 1's, each range in
+ * sorted order: the sequential deal's places, place for place, whatever the number of tasks or the
+ * order they run in. The tasks' fills live in the deal's work slot, so no call allocates once the
+ * slot has grown. */
 #include "../broadphase.h"
 
 #include "../../validate.h"
 
 #include <string.h>
 
-/* Boxes per task at least (below that the task's start costs about as much as its boxes), and
- * tasks per worker (ranges cost about the same, but a loaded worker can fall behind). */
-enum { DEAL_MIN_BOXES = 512, DEAL_TASKS_PER_WORKER = 2, DEAL_MAX_TASKS = 64, AHEAD = 16 };
+enum { AHEAD = 16 };
 
 /* Past col__deal_far boxes the deal's reads of the spans in sorted order miss the caches: it
  * prefetches AHEAD boxes ahead. */
@@ -38,7 +37,7 @@ static __attribute__((noinline)) void deal_wide(uint32_t i, uint32_t w, int kz, 
       slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
 }
 
-/* own: a task's range with its own fill (sap_deal.c); unneeded copies go to its spare place, as
+/* own: a task's range with its own fill (below); unneeded copies go to its spare place, as
  * a cell's next free place may be the next task's first. */
 COL__BP_INLINE void deal(unsigned dims, const uint32_t *order, size_t from, size_t to,
                          const uint32_t *span, int kz, size_t *fill, uint64_t *restrict slot,
@@ -105,24 +104,85 @@ void col__sap_deal_all(unsigned dims, const uint32_t *order, size_t m, const uin
   (avx2 ? deal_avx2 : deal_base)(dims, order, 0, m, m, span, kz, fill, slot, false, 0);
 }
 
-/* A wide box counted cell by cell (here for both counts: sap_grid.c's, the tasks'); returns
- * its copies. */
-size_t col__sap_count_wide(uint32_t w, int kz, size_t *count) {
-  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
-  for (int y = y0; y <= y1; y++)
-    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
-  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
+/* The deal after the count (its own, or a shared one: bp->counted); count.c counts, the
+ * deal below places the boxes. */
+col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
+                         size_t m, const col__sap_side *side, col__sap_dealt *out) {
+  const col_boxes *boxes = bp->boxes;
+  const unsigned dims = boxes->dims;
+  const size_t n = boxes->count;
+  col__sap_counted own;
+  const col__sap_counted *c = bp->counted;
+  size_t *base, span_bytes = 0, counted_bytes;
+  if (c == NULL) {
+    const col_status st = col__sap_count(bp, sv, avx2, m, side, &own);
+    if (st != COL_OK) return st;
+    c = &own, base = own.base, span_bytes = own.span_bytes, counted_bytes = own.bytes;
+  } else {
+    /* A part of a call that counted once: the count is shared, the bases and fills its own. */
+    counted_bytes = 2 * c->per * sizeof(size_t);
+    base = col__bp_work(bp, 3, counted_bytes);
+    if (base == NULL) return COL_ERR_MEMORY;
+  }
+  size_t *fill = base + c->per;
+  const size_t *count = c->count;
+  const int used = c->used, kz = c->kz, k = c->grid ? used : 1;
+  const bool grid = c->grid;
+  /* The parallel deal's parts are the counting call's. */
+  const size_t tasks = c == &own ? c->tasks : 0;
+  /* A part of the parallel call deals its range of the split only. */
+  int from = 0, to = used;
+  if (bp->parts > 1) col__sap_part_range(bp, count, used, &from, &to);
+  size_t total = 0, widest = 0;
+  for (int q = 0; q < used; q++) {
+    const size_t room = (count[q] + COL_SAP_PAD + 15) / 16 * 16;
+    base[q] = total, total += room, widest = room > widest ? room : widest;
+  }
+  base[used] = total;
+  /* Slot 4: the places' ids and tags, then a spare place (a parallel deal's: one per task). */
+  const size_t place_bytes =
+      (tasks > 1 ? COL__SPARE_PLACE(total, tasks - 1) + 1 : total + 1) * sizeof(uint64_t);
+  uint64_t *slot = col__bp_work(bp, 4, place_bytes);
+  if (slot == NULL) return COL_ERR_MEMORY;
+  /* slot 1 (the spans, once dealt) then holds one cell's arrays for the sweep (sweep.c) */
+  const size_t sweep_bytes = col__sap_cell_bytes(dims, widest);
+  col__bp_scratch(bp, bp->stats.scratch_bytes +
+                          (span_bytes > sweep_bytes ? span_bytes : sweep_bytes) + counted_bytes +
+                          place_bytes);
+  for (int q = 0; q < used; q++) fill[q] = base[q];
+  for (int q = used; q <= used + kz; q++) fill[q] = total;
+  /* A part with a band: its own boxes, sorted now that their cells are known. */
+  if (from < to && bp->band != NULL)
+    m = bp->band->fn(bp->band->context, c->span, kz, !grid, (size_t)from, (size_t)to, &order);
+  if (from == to) {
+    /* a part without cells: nothing to deal */
+  } else if (!grid) {
+    for (size_t r = 0; r < m; r++) slot[r] = order[r] | (uint64_t)3u << 32;
+  } else if (tasks > 1) {
+    const col__sap_deal_plan plan = {order, c->span, m,     dims,     avx2, k,    kz,
+                                     count, base,    total, c->fills, slot, tasks};
+    const col_status st = col__sap_par_deal(bp, &plan);
+    if (st != COL_OK) return st;
+  } else {
+    col__sap_deal_all(dims, order, m, c->span, kz, fill, slot, avx2);
+  }
+  /* The padding: the NaN record (box index n), tag 0. */
+  for (int q = 0; q < used; q++)
+    for (size_t p = base[q] + count[q]; p < base[q + 1]; p++) slot[p] = n;
+  bp->stats.cells = (uint64_t)used; /* the path taken (broadphase.h) */
+  *out = (col__sap_dealt){c->rec,
+                          slot,
+                          count,
+                          base,
+                          used,
+                          widest,
+                          bp->touch == COL_TOUCH_SEPARATES || c->sv->x_inverted,
+                          from,
+                          to};
+  return COL_OK;
 }
 
-size_t col__sap_deal_tasks(const col__bp *bp, size_t m) {
-  col_task_system ts;
-  if (bp->par == NULL || col__par_tasks(bp->par, &ts) != COL_OK || ts.workers <= 1) return 0;
-  size_t n = (size_t)ts.workers * DEAL_TASKS_PER_WORKER, most = m / DEAL_MIN_BOXES;
-  if (n > most) n = most;
-  return n > DEAL_MAX_TASKS ? DEAL_MAX_TASKS : n;
-}
-
+/* The deal as tasks. */
 typedef struct deal_job {
   const col__sap_deal_plan *p;
   size_t per;    /* entries per task's fill */
@@ -131,7 +191,7 @@ typedef struct deal_job {
 
 static size_t range_at(const col__sap_deal_plan *p, size_t t) { return p->m * t / p->tasks; }
 
-/* Task t's places per cell, in its fill (the span word's format: sap_grid.c's count_cells). */
+/* Task t's places per cell, in its fill (the span word's format: count.c's count_cells). */
 static void count_task(void *context, uint32_t t) {
   const deal_job *j = context;
   const col__sap_deal_plan *p = j->p;

@@ -1,21 +1,21 @@
 /* Sweep and prune, the box-pruning way: sort the boxes on min x (a bucket sort, or LSD radix on
- * the float bits; sap_sort.c), then each box is tested only against the run of later boxes
+ * the float bits; sort.c), then each box is tested only against the run of later boxes
  * whose min x lies within its own x extent; the run scan finds the run's end with the same
  * compares that test every axis, so the result is exactly brute force's: for any overlapping
  * pair the box that sorts first has max x >= the other's min x, so no pair is missed; boxes
  * with a NaN coordinate never pair and are left out. Pruning on the other axes too: the boxes
- * are dealt into a grid of cells over y (and z in 3D; sap_grid.c) and each cell is swept
+ * are dealt into a grid of cells over y (and z in 3D; count.c, deal.c) and each cell is swept
  * alone, so a run holds only boxes that share a cell. The SIMD backends sweep a whole cell per
  * call (col__backend.sap_sweep); the others call their sap_run once per run. Working memory
  * is kept in the pair list (col__bp_work), so repeated calls do not allocate. This file is the
- * top of the stack: it calls the passes before the sweep (sap_owned.c's col__sap_front, or
- * their split into tasks) and the cell sweeps (sap_cells.c, or as tasks, sap_par.c; small
- * parallel inputs: sap_owned.c), never the other way round. */
+ * top of the stack: it calls the passes before the sweep (front.c's col__sap_front, or
+ * their split into tasks) and the cell sweeps (sweep.c, or as tasks, ../tasks/sweep.c; small
+ * parallel inputs: ../tasks/parts.c), never the other way round. */
 #include "../broadphase.h"
 
 #include "../../validate.h"
 
-/* The sort on min x as side work of the cell count (sap_grid.c). */
+/* The sort on min x as side work of the cell count (count.c). */
 typedef struct sort_side {
   const col_boxes *boxes;
   bool avx2;
@@ -36,7 +36,7 @@ col_status col__bp_sap(col__bp *bp) {
     const col_status st = col__sap_front(bp, &d, &idx);
     return st != COL_OK ? st : col__sap_sweep_cells(bp, &d, 0, d.cells, idx);
   }
-  /* A small input on a few workers: every task runs the passes itself (sap_par.c). */
+  /* A small input on a few workers: every task runs the passes itself (../tasks/parts.c). */
   const size_t owners = col__sap_owned_tasks(bp);
   if (owners > 1) return col__sap_par_owned(bp, owners);
   const size_t n = bp->boxes->count;
@@ -49,14 +49,14 @@ col_status col__bp_sap(col__bp *bp) {
   /* One survey for the sort and the deal. */
   const bool avx2 = col__bp_avx2_passes(bp);
   col__survey sv;
-  /* The survey as tasks over chunks (sap_sort_par.c), its parts in the sort's scratch (free
+  /* The survey as tasks over chunks (../tasks/sort.c), its parts in the sort's scratch (free
    * until the sort), with the same result. */
   bool surveyed;
   col_status st =
       col__sap_par_survey(bp, avx2, (col__survey_part *)(void *)scratch, &sv, &surveyed);
   if (st != COL_OK) return st;
   if (!surveyed) col__sap_survey(bp->boxes, avx2, &sv);
-  /* Large inputs sorted as tasks (sap_sort_par.c), with the same result. */
+  /* Large inputs sorted as tasks (../tasks/sort.c), with the same result. */
   size_t m;
   st = col__sap_par_sort(bp, &sv, order, keys, scratch, &m);
   if (st != COL_OK) return st;
@@ -81,7 +81,7 @@ col_status col__bp_sap_sweep(col__bp *bp, const col__survey *sv, bool avx2, cons
   col__sap_dealt d;
   const col_status st = col__sap_deal(bp, sv, avx2, order, m, side, &d);
   if (st != COL_OK) return st;
-  /* A parallel call sweeps ranges of cells as tasks (sap_par.c); one cell is swept here. */
+  /* A parallel call sweeps ranges of cells as tasks (../tasks/sweep.c); one cell is swept here. */
   if (bp->par != NULL && d.cells > 1) return col__sap_par_cells(bp, &d, idx);
   return col__sap_sweep_cells(bp, &d, 0, d.cells, idx);
 }

@@ -1,8 +1,8 @@
-/* Sweep and prune's cells swept (sap.c deals them): each cell's places unpacked into
+/* Sweep and prune's cells swept (deal.c deals them): each cell's places unpacked into
  * per-axis arrays that stay in the first-level cache, then the backend's whole-cell sweep (or
  * its sap_run per run), each pair kept by the boxes' tags so that a pair met in two cells is
  * reported once. Called for all cells by the sequential call and for a range of cells by each
- * task of a parallel one (sap_par.c): the same code, so one task costs what the call did. */
+ * task of a parallel one (../tasks/sweep.c): the same code, so one task costs what the call did. */
 #include "../broadphase.h"
 
 #include <string.h>

@@ -1,24 +1,18 @@
-/* Sweep and prune's cells on a task system (for col_broadphase_pairs_parallel, parallel.c, and
- * the cache's whole frames): the survey, the sort on min x and the deal into cells run as in the
- * sequential call; the cells, independent once dealt, are swept as tasks. Each task sweeps a range
- * of whole cells, in cell order, into a pair list of its own (kept in the caller's pair list
- * between calls, with the task's cell arrays), so no task writes where another does and no
- * lock is taken; task 0, whose pairs come first, writes into the caller's list itself. The lists
- * are then joined: a prefix sum over their counts gives each task's place in the caller's list
- * after task 0's pairs, and copy tasks move equal shares there. Cell ranges in order,
- * cells in order within a range: the joined list is the sequential call's, pair for pair,
- * whatever the number of tasks or the order they run in. */
+/* The task machinery of the parallel sweep and prune (col_broadphase_pairs_parallel, parallel.c,
+ * and the cache's whole frames): the task system a call runs on, a task's own col__bp (its pair
+ * list with its working memory, or a window onto the caller's list or onto a block of it), and
+ * the join of the tasks' lists into the caller's. Task 0 of an ordered join, whose pairs come
+ * first, writes into the caller's list itself; a prefix sum over the other lists' counts gives
+ * each its place after task 0's pairs, and copy tasks move equal shares there: lists joined in
+ * task order (or the runs steal.c gives, in cell order) make the sequential call's list, pair
+ * for pair, whatever the number of tasks or the order they run in. The any-order join packs the
+ * blocks instead (pairs.c). */
 #include "../broadphase.h"
 
 #include "../../parallel/parallel.h"
 #include "../../validate.h"
 
 #include <string.h>
-
-/* Tasks per worker: ranges of cells are uneven (a crowded cell costs many sparse ones), so a
- * worker that finishes early takes another range. */
-#define TASKS_PER_WORKER 4
-#define MAX_TASKS        4096
 
 col_status col__par_tasks(const col_parallel *par, col_task_system *out) {
   if (par->tasks != NULL) {
@@ -30,7 +24,6 @@ col_status col__par_tasks(const col_parallel *par, col_task_system *out) {
 
 typedef struct job {
   const col__par_join *pj;
-  const col__sap_dealt *d;
   col_pair *joined; /* the caller's list at the first place of the joined pairs */
   size_t total;     /* pairs to copy, in pj->n equal shares */
 } job;
@@ -77,22 +70,6 @@ void col__par_task_end(const col__par_join *pj, col__bp_task *task, col__par_out
   task->stats = bp->stats;
 }
 
-static void sweep_task(void *context, uint32_t t) {
-  const job *j = context;
-  col__bp_task *task = &j->pj->task[t];
-  col__par_out o;
-  col__bp bp;
-  col__par_task_begin(j->pj, task, &o, &bp);
-  /* A run's hits are offsets within its cell: room for the widest cell. */
-  const size_t idx_bytes = (j->d->widest + 64) * sizeof(uint32_t);
-  uint32_t *idx = col__bp_work(&bp, 0, idx_bytes);
-  const col_status st =
-      idx != NULL ? col__sap_sweep_cells(&bp, j->d, task->from, task->to, idx) : COL_ERR_MEMORY;
-  col__bp_scratch(&bp, idx_bytes + col__sap_cell_bytes(bp.boxes->dims, j->d->widest) +
-                           task->list.capacity * sizeof(col_pair));
-  col__par_task_end(j->pj, task, &o, &bp, st);
-}
-
 /* Copy task k of n: its share of the joined pairs (the runs end to end: the tasks' lists, or
  * pj->seg), so every worker copies about as much whatever the runs' sizes. */
 static void copy_task(void *context, uint32_t k) {
@@ -110,42 +87,6 @@ static void copy_task(void *context, uint32_t k) {
     const size_t end = run.offset + run.count, b = end < hi ? end : hi;
     if (a < b) memcpy(j->joined + a, run.data + (a - run.offset), (b - a) * sizeof(col_pair));
   }
-}
-
-/* Splits the cells into ranges of about equal box counts (a cell's sweep costs about its
- * boxes times its run length; the count is the part known before sweeping). */
-size_t col__sap_split(const size_t *count, int cells, col__bp_task *task, size_t tasks) {
-  size_t total = 0;
-  for (int c = 0; c < cells; c++) total += count[c];
-  size_t made = 0, acc = 0;
-  int from = 0;
-  for (int c = 0; c < cells && made + 1 < tasks; c++) {
-    /* Range `made` ends at the cell border nearest its share's end: before c when that is
-     * nearer than after it (a few large cells, 22 rows in 2D at 100,000 boxes, made the first
-     * cut up to a cell late: 55% of the pairs in the first of two tasks). */
-    const size_t share = total * (made + 1), before = acc * tasks, after = (acc + count[c]) * tasks;
-    if (after >= share) {
-      const size_t short_by = before < share ? share - before : before - share;
-      const int cut = c > from && short_by < after - share ? c : c + 1;
-      task[made].from = from, task[made].to = cut;
-      from = cut, made++;
-      if (cut == c) {
-        c--;
-        continue;
-      }
-    }
-    acc += count[c];
-  }
-  /* The last range takes the rest (empty cells past the last box included). */
-  if (from < cells) task[made].from = from, task[made].to = cells, made++;
-  return made;
-}
-
-void col__sap_part_range(const col__bp *bp, const size_t *count, int cells, int *from, int *to) {
-  col__bp_task range[COL__OWNED_MAX_TASKS];
-  const size_t made = col__sap_split(count, cells, range, bp->parts);
-  *from = bp->part < made ? range[bp->part].from : cells;
-  *to = bp->part < made ? range[bp->part].to : cells;
 }
 
 #ifdef COL_VALIDATE
@@ -245,28 +186,9 @@ col_status col__par_join_close(col__par_join *pj, int cells) {
   bp->stats.cells = (uint64_t)cells; /* the parts dealt on their own copies of bp */
   const col_status st = col__bp_reserve(bp, total);
   if (st != COL_OK) return st;
-  job j = {pj, NULL, out->data != NULL ? out->data + out->count : NULL, total};
+  job j = {pj, out->data != NULL ? out->data + out->count : NULL, total};
   if (total > 0 && !col__par_run(bp, copy_task, &j, n)) return COL_ERR_TASKS;
   out->count += total;
   bp->stats.scratch_bytes += scratch;
   return COL_OK;
-}
-
-col_status col__sap_par_cells(col__bp *bp, const col__sap_dealt *d, uint32_t *idx) {
-  const bool fallback = bp->par->allow_sequential_fallback;
-  col_task_system ts;
-  if (col__par_tasks(bp->par, &ts) != COL_OK)
-    return fallback ? col__sap_sweep_cells(bp, d, 0, d->cells, idx) : COL_ERR_TASKS;
-  if (ts.workers <= 1) return col__sap_sweep_cells(bp, d, 0, d->cells, idx);
-  size_t n = (size_t)ts.workers * TASKS_PER_WORKER;
-  if (n > MAX_TASKS) n = MAX_TASKS;
-  if (n > (size_t)d->cells) n = (size_t)d->cells;
-  col__par_join pj;
-  /* The blocks' fills in work slot 1: the deal's spans, spent. */
-  col_status st = col__par_join_open(bp, n, 1, &pj);
-  if (st != COL_OK) return st;
-  pj.n = col__sap_split(d->count, d->cells, pj.task, n);
-  job j = {&pj, d, NULL, 0};
-  if (!col__par_run(bp, sweep_task, &j, pj.n)) return COL_ERR_TASKS;
-  return col__par_join_close(&pj, d->cells);
 }

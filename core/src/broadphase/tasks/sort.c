@@ -1,4 +1,4 @@
-/* Sweep and prune's sort on min x (sap_sort.c) split into tasks, for the parallel call. The
+/* Sweep and prune's sort on min x (../sap/sort.c) split into tasks, for the parallel call. The
  * sequential sort's result is the boxes without NaN ordered by min x's key, equal keys by
  * index (its bucket scatter and insertion pass are stable, and so is the radix sort it falls
  * back on), so any stable sort gives it. Here: the same kind of monotonic bucket map (a

@@ -1,4 +1,4 @@
-/* The parallel call's parts share out their sweeps (sap_owned.c runs them; the record is
+/* The parallel call's parts share out their sweeps (parts.c runs them; the record is
  * col__sap_share in tasks.h). A part's range of cells is fixed before its task sorts and deals
  * (the split of the count), so a slower core's part ends later: on the 2-vCPU Zen 5 VM one vCPU
  * ran the sequential call 1.27x (3D box pruning, 10,000 boxes) to 1.37x (1,048,576 sparse 2D

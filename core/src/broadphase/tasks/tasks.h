@@ -1,7 +1,8 @@
 /* Internal: the parallel sweep and prune's tasks (part of broadphase.h, which includes it at
  * its end): the task records and the any-order call's blocks (pairs.c), the join of the tasks'
- * lists and the split of the cells (sap_par.c), the parts of the small-input call
- * (sap_owned.c), the deal as tasks (sap_deal.c), and running tasks on a col_parallel. */
+ * lists and running tasks on a col_parallel (run.c), the split of the cells (sweep.c), the
+ * parts of the parallel call (parts.c) and their shared-out sweeps (steal.c), the deal as tasks
+ * (../sap/deal.c). */
 #ifndef COLLIDE_BROADPHASE_TASKS_H
 #define COLLIDE_BROADPHASE_TASKS_H
 
@@ -11,7 +12,7 @@
  * its own list left empty. */
 typedef struct col__bp_task {
   col_pairs list;
-  /* A part's pairs from cells of other parts it swept (sap_steal.c; ordered join only: its data
+  /* A part's pairs from cells of other parts it swept (steal.c; ordered join only: its data
    * kept between calls, no working memory of its own). */
   col_pairs stolen;
   int from, to;
@@ -52,7 +53,7 @@ void col__bp_writer_close(col__bp_writer *w, col_pairs *window);
  * returns how many pairs now lie end to end from `base`. */
 size_t col__bp_blocks_pack(col__bp_blocks *blocks, size_t used);
 
-/* A parallel sweep's tasks and how their pairs reach the caller's list (sap_par.c): bp the
+/* A parallel sweep's tasks and how their pairs reach the caller's list (run.c): bp the
  * caller's, n task records (their lists kept in bp's list), and for the any-order call the room
  * past the caller's pairs as blocks (`blocks` then points at `room`; NULL: the tasks' lists are
  * joined in task order). Opened before the tasks run (COL_ERR_MEMORY); closed after them, which
@@ -65,7 +66,7 @@ typedef struct col__par_seg {
   size_t count, offset;
 } col__par_seg;
 /* seg: NULL, or the ordered join's runs in the order they join (`segs` of them, offsets set by
- * the close): the parts' lists and the cells others swept for them (sap_steal.c). NULL: the
+ * the close): the parts' lists and the cells others swept for them (steal.c). NULL: the
  * tasks' lists in task order. */
 typedef struct col__par_join {
   col__bp *bp;
@@ -92,12 +93,12 @@ void col__par_task_end(const col__par_join *pj, col__bp_task *task, col__par_out
 /* `cells` cells of count[] boxes split into at most `tasks` ranges of about equal box counts (each
  * cut at the cell border nearest its share), in order, in task[].from and .to; returns how many. */
 size_t col__sap_split(const size_t *count, int cells, col__bp_task *task, size_t tasks);
-/* Tasks at most of the small-input parallel call (each repeats the passes; sap_owned.c), and
+/* Tasks at most of the small-input parallel call (each repeats the passes; parts.c), and
  * the range of cells of bp's part in the split of `cells` cells of count[] boxes (empty, at the
  * end, for a part past the ranges made). */
 #define COL__OWNED_MAX_TASKS 4
 void col__sap_part_range(const col__bp *bp, const size_t *count, int cells, int *from, int *to);
-/* The parallel call as parts (sap_owned.c): how many tasks sweep a range of cells each, having
+/* The parallel call as parts (parts.c): how many tasks sweep a range of cells each, having
  * sorted and dealt only the boxes that reach it (0: not taken; the passes are split into tasks
  * instead), and that call, joined as col__sap_par_cells joins. Up to col__par_owned_max boxes
  * every task also surveys and counts every box itself; past it, up to col__par_counted_max,
@@ -105,7 +106,7 @@ void col__sap_part_range(const col__bp *bp, const size_t *count, int cells, int 
 size_t col__sap_owned_tasks(const col__bp *bp);
 col_status col__sap_par_owned(col__bp *bp, size_t tasks);
 extern size_t col__par_owned_max, col__par_counted_max;
-/* The deal into cells split into tasks over ranges of the sorted order (sap_deal.c): what the
+/* The deal into cells split into tasks over ranges of the sorted order (../sap/deal.c): what the
  * tasks share. fills: `tasks` arrays of k + kz + 1 entries; slot: the places, with a spare
  * place per task after the one at `total`. */
 typedef struct col__sap_deal_plan {
@@ -131,7 +132,7 @@ typedef struct col__sap_deal_plan {
 /* Task t's spare place in the deal's places (slot): apart from the cells' places and from
  * each other. */
 #define COL__SPARE_PLACE(total, t) ((total) + (COL__TASK_STRIDE / 8) * ((size_t)(t) + 1))
-/* A part's sweep shared out (sap_steal.c): its cells cut into `chunks` (at most
+/* A part's sweep shared out (steal.c): its cells cut into `chunks` (at most
  * COL__SHARE_CHUNKS) chunks of about equal box counts, cells border[c] to border[c + 1]. Its own
  * task takes them from the first; a task whose chunks are all taken takes other parts' from the
  * last, so a faster core does more of the work (cores differ: a busy sibling thread, a far memory
@@ -166,11 +167,12 @@ size_t col__sap_share_runs(const col__sap_share *share, size_t parts, const col_
  * col__par_share_delay is set). */
 extern unsigned col__par_share_delay;
 extern _Atomic size_t col__par_chunks_taken;
-/* How many tasks a deal of m boxes takes on bp's task system (0 or 1: the sequential deal). */
+/* How many tasks the count and the deal of m boxes take on bp's task system (0 or 1: one pass;
+ * ../sap/count.c). */
 size_t col__sap_deal_tasks(const col__bp *bp, size_t m);
 /* Every box into its cells by the tasks: the sequential deal's places, place for place. */
 col_status col__sap_par_deal(const col__bp *bp, const col__sap_deal_plan *plan);
-/* The sequential deal: boxes order[0, m) into their cells' places (sap_deal.c). */
+/* The sequential deal: boxes order[0, m) into their cells' places (../sap/deal.c). */
 void col__sap_deal_all(unsigned dims, const uint32_t *order, size_t m, const uint32_t *span, int kz,
                        size_t *fill, uint64_t *slot, bool avx2);
 /* Boxes order[from, to) dealt with their own fill; unneeded copies go to slot[spare]. */
