@@ -287,11 +287,10 @@ static col_status count_cells(col__bp *bp, const col__cells *c, size_t m, bool m
  * about CELL_BOXES boxes or more (at most 256 rows in 2D, 32 x 32 in 3D), and only when every
  * box is finite and upright on the partitioned axes (an inverted box can still overlap
  * others, but spans no cell) and the copies stay under 3m. Smaller cells mean shorter runs
- * but more copies, and each run has a fixed cost: measured on the box-pruning scenes (3D at
- * 10,000 and 100,000 boxes: 2 extents and 150 boxes a cell equal 3 extents and 80 boxes
- * within noise; 2D: 1.0, 1.5 and 2.0 extents within noise at 10,000, 1.5 ahead at 100,000). */
+ * but more copies, and each run has a fixed cost; the sizes are the best of those tried on the
+ * box-pruning scenes (docs/tuning.md: 2D gains from 1.5 extents at large sizes). */
 enum { CELL_EXTENTS = 2, CELL_BOXES = 150 };
-#define CELL_EXTENTS_2D 1.5 /* 4% faster than 2 at 100,000 boxes in 2D, the same at 10,000 */
+#define CELL_EXTENTS_2D 1.5
 
 /* The grid for m sweepable boxes in c: false for a single cell (too few boxes, a box not finite
  * or inverted on y or z, no spread). */

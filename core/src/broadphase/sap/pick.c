@@ -43,7 +43,7 @@ static const uint32_t kept_lanes[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0,
  * one shuffle each and stored whole (the stores past the kept ones are overwritten by the
  * next, or lie past the part's boxes: m + 4 <= i + 4 <= n). Four boxes with a wide one among
  * them take band_pick's way. The scalar loop's per-box work (two stores, two compares, an add)
- * was the cost: 1.9 TSC cycles a box at 1,048,576 boxes, against about 0.5 this way. */
+ * was the pick's cost at large sizes; this way does it for four boxes at once (docs/tuning.md). */
 COL__AVX2_BUILD static size_t band_pick_avx2(const col__sap_pick *b, const uint32_t *span,
                                              size_t down, size_t lo, size_t hi) {
   const size_t n = b->boxes->count;

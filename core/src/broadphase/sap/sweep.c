@@ -69,12 +69,11 @@ static col_status sweep_cell(col__bp *bp, const col__sap_cell *cell, uint32_t *i
 
 /* Whether hits have been rare so far, so that a block without one skips the pair writer; the
  * branch costs more than it saves when blocks often hit, and a missed prediction costs
- * more on some CPUs than on others. The rule tuned on a Zen 5 counts hits per test (under one
- * in six), and stays wherever nothing else was measured. On Zen 3 it skipped the writer in 3D
- * box pruning at 10,000 boxes, where about one run in two hits (runs of seven tests, mostly
- * one block): the branch made the AVX2 sweep 1.3x slower than writing every block. There the
- * rule counts hits per block (about one per place swept, plus one per `width` tests): sparse
- * under one in four. A parallel call's tasks each count their own range (the flag only
+ * more on some CPUs than on others. The default rule counts hits per test (sparse under
+ * one in six). On Zen 3, where that rule skipped the writer in scenes whose runs often hit and
+ * the mispredicted branch cost more than it saved, the rule counts hits per block instead (about
+ * one per place swept, plus one per `width` tests): sparse under one in four. The figures behind
+ * both are in docs/tuning.md. A parallel call's tasks each count their own range (the flag only
  * chooses the work, never the pairs). */
 static bool hits_sparse(const col__bp *bp, uint64_t swept, bool per_block) {
   const uint64_t pairs = bp->stats.pairs, tests = bp->stats.tests;

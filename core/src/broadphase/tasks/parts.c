@@ -1,33 +1,29 @@
-/* The parallel call's "parts" (on 2 to 4 workers; past col__par_owned_max boxes after one shared
- * count), built on the passes before the sweep (../sap/front.c). The split passes
- * (sort.c, ../sap/count.c, ../sap/deal.c) hand their arrays from core to core at every step: the
- * deal reads the spans the other core's count wrote, the sweep's unpack the places and records its
- * deal wrote. Where cores are far apart those reads cost more than the split saves: on a 2-vCPU Zen
- * 5 VM a cache line's round trip between the cores took 870-1,100 TSC cycles and a read of a line
- * the other core had just written 11-24 cycles against 2-4, and at 10,000 boxes the count, the deal
- * and the unpack took 2.6-4.4x their one-thread time, the 2-thread call slower than one thread.
- * Here one task per worker surveys and counts every box itself, on its own working memory (its
- * list's), takes its range of the cells from the counts (every task counts the same cells, so every
- * task computes the same split), then sorts, deals and sweeps only the boxes that may reach its
- * range: nothing a task writes is read by another until the join (save the chunks of its cells that
- * a faster task sweeps for it once that one is done: steal.c). The survey and the count (about
- * a fifth of the one-thread time) are repeated by every task, so this form is for a few workers. */
+/* Sweep and prune's parallel call as "parts", on 2 to 4 workers: one task per worker takes a
+ * range of the cells and sorts, deals and sweeps only the boxes that may reach it (front.c with
+ * the part's pick, sap/pick.c), on its own working memory (its list's). Up to
+ * col__par_owned_max boxes every task also surveys and counts every box itself (every task
+ * counts the same cells, so every task computes the same split); past it the survey and the
+ * count run once, split into tasks, and the parts deal from that count. Why: the split passes
+ * (sap.c's parallel path: tasks/sort.c, count.c's tasks, deal.c's tasks) hand their arrays from
+ * core to core at every step (the deal reads the spans the other core's count wrote, the sweep's
+ * unpack the places and records its deal wrote); where cores are far apart those reads cost
+ * more than the split saves. Here nothing a task writes is read by another until the join (save
+ * the chunks of its cells that a faster task sweeps for it once that one is done: steal.c). The
+ * survey and the count are repeated by every task of the first form, so it is for a few
+ * workers. The figures behind the limits are in docs/tuning.md. */
 #include "../broadphase.h"
 
-/* Boxes up to which the parallel call takes this form, and workers at most (each task repeats
- * the survey and the count). 2 threads over 1, any-order call: on a Zen 5 VM whose vCPUs were far
- * apart (a cache line's round trip 870-1,100 TSC cycles) 3D box pruning at 10,000 boxes gave
- * 1.34-1.41x against 0.78-0.86x for the split passes, and at 100,000 the shared count (below) was
- * neither better nor worse than this form; on one whose vCPUs are close (240-260 cycles) the shared
- * count won from about 3,000 boxes on (3D 10,000: 1.67-1.71x against 1.45-1.49x; 3D 100,000:
- * 1.85-1.95x against 1.63-1.68x; uniform 65,536: 1.77-1.82x against 1.52-1.62x). So this form
- * keeps the small inputs, where the far cores' reads would cost most. */
+/* Boxes up to which the parallel call takes the first form (every task surveys and counts),
+ * and workers at most (each task repeats the survey and the count). Where a cache line's round
+ * trip between the cores is long, the shared count's reads of what the other core wrote cost the
+ * most at small sizes, and this form wins there; where it is short, the shared count wins from a
+ * few thousand boxes. This limit keeps the small inputs, where far cores would cost most, in the
+ * form that does not read them (docs/tuning.md). */
 size_t col__par_owned_max = 1u << 15;
-/* Boxes up to which larger inputs count once and then run as parts (this file's second form);
- * inputs past it (all of them at 0) split every pass into tasks. Measured on the Zen 5 VM at
- * 1,048,576 sparse boxes in 2D, 2 threads over 1: two sequential calls at once ran as fast as one
- * alone, yet the split passes reached 1.46-1.57x (each pass hands its arrays to the next across the
- * cores) and parts that count every box each 1.56x (the count is a tenth of the call). */
+/* Boxes up to which larger inputs count once and then run as parts (the second form); inputs
+ * past it (all of them at 0) split every pass into tasks. Counting once beat both the split
+ * passes (each hands its arrays to the next across the cores) and parts that each count every
+ * box, at the sizes measured (docs/tuning.md): no limit by default. */
 size_t col__par_counted_max = SIZE_MAX;
 
 size_t col__sap_owned_tasks(const col__bp *bp) {

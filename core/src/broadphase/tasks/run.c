@@ -35,7 +35,7 @@ void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_o
   /* Any order: the task writes through a window onto a block of the caller's list (taken at
    * its first write), its own list only once the blocks run out. Ordered: task 0 through a
    * window onto the caller's list itself, which no other task touches until the join (the
-   * copy of its pairs saved: at 2D 100,000 boxes half of 150 MB). */
+   * copy of its pairs saved: with two tasks, about half of the pairs). */
   const bool blocks = pj->blocks != NULL, direct = !blocks && task == pj->task;
   const col_pairs *out = caller->out;
   o->window = direct ? (col_pairs){out->data, out->count, out->capacity, task->list.work}
@@ -140,8 +140,9 @@ col_status col__par_join_open(col__bp *bp, size_t n, unsigned fill_slot, col__pa
   col_pairs *out = bp->out;
   if (out->data != NULL) {
     /* Blocks of at least 1/64 of a task's share of the room: each block taken is a step on one
-     * counter that both cores write (about 1,000 cycles a trip between the cores of the Zen 5
-     * VM), and 4,096-pair blocks at 2D 100,000 boxes were 4,600 trips a call. A task leaves at
+     * counter that every core writes, its cache line's trip between the cores far slower than a
+     * local write, and fixed-size blocks made thousands of steps a call on large inputs
+     * (docs/tuning.md). A task leaves at
      * most one block part-filled, so the join moves under 1/64 of the room. */
     const size_t room = out->capacity - out->count, share = room / (n * 64);
     pj->room.block = share > pj->room.block ? share : pj->room.block;

@@ -19,9 +19,8 @@
  * boxes per coarse bucket at least, coarse buckets at most. */
 enum { SORT_MIN_N = 2048, SORT_MIN_BOXES = 1024, SORT_MAX_TASKS = 16 };
 /* Under this many boxes the parallel call sorts on one thread, beside the cell count (sap.c):
- * on 2 cores of a Zen 3 the three passes below cost more than the AVX2 bucket sort at 10,000
- * and 100,000 boxes (682K against 483K TSC cycles per call at 3D 10,000; 1.18-1.27x against
- * 1.45-1.58x over one thread at 3D 100,000) and gain at 1,048,576 (1.8x against 1.3x). A
+ * on 2 cores the three passes below cost more than the AVX2 bucket sort on one thread at the
+ * smaller sizes measured and gain only at the largest (docs/tuning.md). A
  * variable, not a constant, so that the fuzzer and the tests can reach the parallel sort with
  * fewer boxes (never below SORT_MIN_N). */
 size_t col__par_sort_min = 1u << 18;

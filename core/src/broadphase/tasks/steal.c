@@ -1,9 +1,9 @@
 /* The parallel call's parts share out their sweeps (parts.c runs them; the record is
  * col__sap_share in tasks.h). A part's range of cells is fixed before its task sorts and deals
- * (the split of the count), so a slower core's part ends later: on the 2-vCPU Zen 5 VM one vCPU
- * ran the sequential call 1.27x (3D box pruning, 10,000 boxes) to 1.37x (1,048,576 sparse 2D
- * boxes) slower than the other, its sibling hardware thread busy with another guest's work or its
- * memory farther, and with equal parts the 2-thread call ran at the slower core's pace. Here a
+ * (the split of the count), so a slower core's part ends later, and with equal parts the
+ * call runs at the slower core's pace. Cores of a virtual machine can differ in speed for hours
+ * (a sibling hardware thread busy with another guest's work, memory farther away: see
+ * docs/tuning.md). Here a
  * task that has swept its own cells sweeps the last cells of a part still being swept, in
  * chunks, so the cores finish together. Taking from the other end keeps each part's own pairs
  * one run in its list, and the chunks others took come after them, in cell order: the joined

@@ -40,8 +40,8 @@ size_t col__sap_split(const size_t *count, int cells, col__bp_task *task, size_t
   int from = 0;
   for (int c = 0; c < cells && made + 1 < tasks; c++) {
     /* Range `made` ends at the cell border nearest its share's end: before c when that is
-     * nearer than after it (a few large cells, 22 rows in 2D at 100,000 boxes, made the first
-     * cut up to a cell late: 55% of the pairs in the first of two tasks). */
+     * nearer than after it (with a few large cells, as in 2D grids of a few dozen rows, cutting
+     * after the crossing cell gave one task far more than its share: docs/tuning.md). */
     const size_t share = total * (made + 1), before = acc * tasks, after = (acc + count[c]) * tasks;
     if (after >= share) {
       const size_t short_by = before < share ? share - before : before - share;
