@@ -14,6 +14,7 @@
  * radius; entities min x, min y, width, height, vx, vy (tagged floats, radii and sizes made
  * non-negative, except that a world input whose kind byte has bit 1 set keeps the sizes' signs:
  * inverted boxes, legal input, whose negative sides once made the world's margins negative). */
+#include "sim/oracle.h"
 #include "sim/sim.h"
 
 #include <math.h>
@@ -89,59 +90,6 @@ static void check_stats(const char *what, bool naive, int frame, size_t n, col_s
   fz_fail();
 }
 
-/* The naive loops' own definition (sims.h), written here from the header with the public
- * single-pair functions: the naive step and the broadphase one share the library's wall and
- * response code, which comparing them with each other cannot check. Returns the collisions. */
-FZ_ORACLE static uint64_t balls_oracle(col_balls *b) {
-  uint64_t contacts = 0;
-  for (size_t i = 0; i < b->count; i++) {
-    b->x[i] += b->vx[i], b->y[i] += b->vy[i];
-    const float r = b->radius[i];
-    if ((b->x[i] - r < 0 && b->vx[i] < 0) || (b->x[i] + r > b->width && b->vx[i] > 0))
-      b->vx[i] = -b->vx[i];
-    if ((b->y[i] - r < 0 && b->vy[i] < 0) || (b->y[i] + r > b->height && b->vy[i] > 0))
-      b->vy[i] = -b->vy[i];
-  }
-  for (size_t i = 0; i < b->count; i++)
-    for (size_t j = i + 1; j < b->count; j++) {
-      const col_circle ci = {{b->x[i], b->y[i]}, b->radius[i]};
-      const col_circle cj = {{b->x[j], b->y[j]}, b->radius[j]};
-      if (!col_circle_overlap(ci, cj)) continue;
-      contacts++;
-      const col_velocities v = col_elastic_response(
-          (col_ball){ci.center, {b->vx[i], b->vy[i]}, b->radius[i]},
-          (col_ball){cj.center, {b->vx[j], b->vy[j]}, b->radius[j]}, COL_ELASTIC_AXES);
-      b->vx[i] = v.a.x, b->vy[i] = v.a.y, b->vx[j] = v.b.x, b->vy[j] = v.b.y;
-      b->x[i] += b->vx[i], b->y[i] += b->vy[i];
-      b->x[j] += b->vx[j], b->y[j] += b->vy[j];
-    }
-  return contacts;
-}
-
-FZ_ORACLE uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity) {
-  uint64_t contacts = 0;
-  for (size_t i = 0; i < w->count; i++) {
-    col_vec2 *v = &w->velocity[i];
-    v->x = v->x + w->gravity.x * w->weight[i];
-    v->y = v->y + w->gravity.y * w->weight[i];
-    const float dx = v->x * dt, dy = v->y * dt;
-    col_aabb2 *b = &w->box[i];
-    b->min.x += dx, b->max.x += dx, b->min.y += dy, b->max.y += dy;
-    for (size_t j = 0; j < w->count; j++) {
-      if (j == i) continue;
-      const col_mtd m = col_aabb2_mtd(*b, w->box[j]);
-      if (!m.hit) continue;
-      contacts++;
-      if (per_entity != NULL) per_entity[i]++;
-      if (m.d.x != 0)
-        b->min.x += m.d.x, b->max.x += m.d.x, v->x = 0;
-      else
-        b->min.y += m.d.y, b->max.y += m.d.y, v->y = 0;
-    }
-  }
-  return contacts;
-}
-
 static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size,
                       uint8_t backend_pick, uint64_t pick) {
   col_balls ref;
@@ -185,7 +133,7 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
       fs_balls_starved(&before, &ref, picked[pick >> 20 & 1], pick, frame);
       col_balls_destroy(&before);
     }
-    const uint64_t contacts = balls_oracle(&own), every_pair = (uint64_t)n * (n - 1) / 2;
+    const uint64_t contacts = fs_balls_oracle(&own), every_pair = (uint64_t)n * (n - 1) / 2;
     if (!same_floats(ref.x, own.x, n) || !same_floats(ref.y, own.y, n) ||
         !same_floats(ref.vx, own.vx, n) || !same_floats(ref.vy, own.vy, n)) {
       fprintf(stderr,

@@ -1,7 +1,7 @@
-/* The simulation fuzz target (fuzz_sim.c: the scenes, the naive loops' definition, the
- * differential runs) in parts by concern: the allocation failures (starved.c). What both parts
- * use: the caller's statistics, the scene copies and the world's definition (the starved steps
- * need its collisions per turn). */
+/* The simulation fuzz target (fuzz_sim.c: the scenes, the differential runs) in parts by
+ * concern: the naive loops' definition (oracle.c, oracle.h), the allocation failures
+ * (starved.c). What the target and starved.c share: the caller's statistics and the scene
+ * copies. */
 #ifndef COLLIDE_FUZZ_SIM_H
 #define COLLIDE_FUZZ_SIM_H
 
@@ -26,11 +26,6 @@ static inline void fs_world_copy(col_world *w, const col_world *from) {
   memcpy(w->velocity, from->velocity, from->count * sizeof *w->velocity);
   memcpy(w->weight, from->weight, from->count * sizeof *w->weight);
 }
-
-/* The world's naive step as sims.h defines it, written with the public single-pair functions;
- * returns the collisions, and adds each entity's (those of its turn) to per_entity[i] when
- * per_entity is not NULL. */
-uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity);
 
 /* Allocation failures at one frame (starved.c): `before` is the scene before the frame,
  * `after` the naive step's result; `alg` the broadphase stepped, `pick` the input's hash. */

@@ -11,6 +11,7 @@
  * collisions of the entities before k and some of k's, at least as many tests, no count
  * lowered); a step that did not fail gives the naive step's bits. LeakSanitizer reports
  * whatever an error path does not free. */
+#include "oracle.h"
 #include "sim.h"
 
 #include <stdlib.h>

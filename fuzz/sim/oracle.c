@@ -1,0 +1,56 @@
+/* The simulation target's oracles: the naive loops' own definition (sims.h), written here from
+ * the header with the public single-pair functions. The naive step and the broadphase one share
+ * the library's wall and response code, which comparing them with each other cannot check; the
+ * target compares both with these (fuzz_sim.c), and the starved steps take the world's
+ * collisions per turn from it (starved.c). */
+#include "oracle.h"
+
+FZ_ORACLE uint64_t fs_balls_oracle(col_balls *b) {
+  uint64_t contacts = 0;
+  for (size_t i = 0; i < b->count; i++) {
+    b->x[i] += b->vx[i], b->y[i] += b->vy[i];
+    const float r = b->radius[i];
+    if ((b->x[i] - r < 0 && b->vx[i] < 0) || (b->x[i] + r > b->width && b->vx[i] > 0))
+      b->vx[i] = -b->vx[i];
+    if ((b->y[i] - r < 0 && b->vy[i] < 0) || (b->y[i] + r > b->height && b->vy[i] > 0))
+      b->vy[i] = -b->vy[i];
+  }
+  for (size_t i = 0; i < b->count; i++)
+    for (size_t j = i + 1; j < b->count; j++) {
+      const col_circle ci = {{b->x[i], b->y[i]}, b->radius[i]};
+      const col_circle cj = {{b->x[j], b->y[j]}, b->radius[j]};
+      if (!col_circle_overlap(ci, cj)) continue;
+      contacts++;
+      const col_velocities v = col_elastic_response(
+          (col_ball){ci.center, {b->vx[i], b->vy[i]}, b->radius[i]},
+          (col_ball){cj.center, {b->vx[j], b->vy[j]}, b->radius[j]}, COL_ELASTIC_AXES);
+      b->vx[i] = v.a.x, b->vy[i] = v.a.y, b->vx[j] = v.b.x, b->vy[j] = v.b.y;
+      b->x[i] += b->vx[i], b->y[i] += b->vy[i];
+      b->x[j] += b->vx[j], b->y[j] += b->vy[j];
+    }
+  return contacts;
+}
+
+FZ_ORACLE uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity) {
+  uint64_t contacts = 0;
+  for (size_t i = 0; i < w->count; i++) {
+    col_vec2 *v = &w->velocity[i];
+    v->x = v->x + w->gravity.x * w->weight[i];
+    v->y = v->y + w->gravity.y * w->weight[i];
+    const float dx = v->x * dt, dy = v->y * dt;
+    col_aabb2 *b = &w->box[i];
+    b->min.x += dx, b->max.x += dx, b->min.y += dy, b->max.y += dy;
+    for (size_t j = 0; j < w->count; j++) {
+      if (j == i) continue;
+      const col_mtd m = col_aabb2_mtd(*b, w->box[j]);
+      if (!m.hit) continue;
+      contacts++;
+      if (per_entity != NULL) per_entity[i]++;
+      if (m.d.x != 0)
+        b->min.x += m.d.x, b->max.x += m.d.x, v->x = 0;
+      else
+        b->min.y += m.d.y, b->max.y += m.d.y, v->y = 0;
+    }
+  }
+  return contacts;
+}
