@@ -28,14 +28,14 @@ TARGETS = [
     (r"core/src/circle", ["circle", "sim"]),
     (r"core/src/broadphase/pairs\.c$", ["broadphase", "parallel", "args", "sim"]),
     (r"core/src/broadphase/bipartite\.c$", ["broadphase", "args"]),
-    (r"core/src/broadphase/cache\.[ch]$", ["cache", "broadphase", "args"]),
-    (r"core/src/broadphase/cache_frame\.c$", ["cache", "broadphase"]),  # the simulations use no cache
-    (r"core/src/broadphase/cache_(sap|sap_order)\.c$", ["broadphase", "cache"]),
+    (r"core/src/broadphase/cache/(cache\.c|state\.h)$", ["cache", "broadphase", "args"]),
+    (r"core/src/broadphase/cache/frame\.c$", ["cache", "broadphase"]),  # the simulations use no cache
+    (r"core/src/broadphase/cache/(sap|sap_order)\.c$", ["broadphase", "cache"]),
     (r"core/src/broadphase/tree\.c$", ["cache", "broadphase", "sim"]),
     (r"core/src/sim(_world)?\.c$", ["sim", "args"]),
     (r"core/src/sim(_[a-z]+)?\.[ch]$", ["sim"]),
-    (r"core/src/broadphase/(parallel|sap_par|sap_steal|sap_sort_par)\.c$", ["parallel"]),
-    (r"core/src/broadphase/sap_owned\.c$", ["broadphase", "parallel"]),  # both front ends
+    (r"core/src/broadphase/(parallel|tasks/(run|sweep|steal|sort))\.c$", ["parallel"]),
+    (r"core/src/broadphase/(sap/(front|pick)|tasks/parts)\.c$", ["broadphase", "parallel"]),  # both front ends
     (r"core/src/broadphase/", ["broadphase", "parallel", "sim"]),
     (r"core/src/parallel/", ["parallel"]),  # the thread pool: the parallel target runs it
     (r"core/src/simd/simd_aabb\.h$", ["aabb", "broadphase"]),
