@@ -104,8 +104,8 @@ void col__sap_deal_all(unsigned dims, const uint32_t *order, size_t m, const uin
   (avx2 ? deal_avx2 : deal_base)(dims, order, 0, m, m, span, kz, fill, slot, false, 0);
 }
 
-/* The deal after the count (its own, or a shared one: bp->counted); count.c counts, the
- * deal below places the boxes. */
+/* The deal stage: the count (its own, count.c, or a shared one: bp->counted), the cells' places,
+ * then the boxes dealt into them by the loop above or by the tasks below. */
 col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const uint32_t *order,
                          size_t m, const col__sap_side *side, col__sap_dealt *out) {
   const col_boxes *boxes = bp->boxes;
