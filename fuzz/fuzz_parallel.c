@@ -17,7 +17,7 @@
 
 const char fz_target[] = "parallel";
 
-/* sap_deal.c's threshold for its prefetching deal (65,536 boxes). */
+/* sap/deal.c's threshold for its prefetching deal (65,536 boxes). */
 extern size_t col__deal_far;
 
 enum {

@@ -36,7 +36,7 @@ typedef struct col__segment_prep {
 
 col__segment_prep col__segment_prepare(col_vec3 from, col_vec3 to);
 
-/* One cell of sweep and prune (broadphase/sap.c): `view` holds boxes [0, count) sorted on
+/* One cell of sweep and prune (broadphase/sap/sweep.c): `view` holds boxes [0, count) sorted on
  * min x and the NaN padding after them; id[p] is the box index of position p, tag[p] says
  * whether this cell is the box's first row (bit 0) and first layer (bit 1) of the grid. A
  * pair met here is kept when (tag[r] | tag[j]) == 3: then this cell holds the larger first
@@ -62,7 +62,7 @@ typedef struct col__sap_cell {
 typedef size_t (*col__sap_sweep_fn)(const col__sap_cell *cell, col_touch touch, size_t *r,
                                     size_t *j, col_pair *out, size_t room, size_t *tested);
 
-/* A box as sweep and prune's cells read it (broadphase/sap_grid.c), in 16-byte units: min x,
+/* A box as sweep and prune's cells read it (broadphase/sap/count.c), in 16-byte units: min x,
  * min y, max x, max y; in 3D a second unit after it with the bits of min z and max z and two
  * zero words. Box i's record is rec[i] in 2D and rec[2 i], rec[2 i + 1] in 3D
  * (COL__SAP_UNITS units), so a copy in a cell is one or two aligned loads wherever the box
@@ -93,7 +93,7 @@ typedef struct col__backend {
   /* The SIMD backends' whole-cell sweep; NULL (the reference, user backends): sweep and prune
    * calls k.sap_run once per run instead. */
   col__sap_sweep_fn sap_sweep;
-  /* The records' transpose with the backend's vectors; NULL: a portable loop (sap.c). */
+  /* The records' transpose with the backend's vectors; NULL: a portable loop (sap/sweep.c). */
   col__sap_unpack_fn sap_unpack;
 } col__backend;
 

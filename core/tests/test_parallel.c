@@ -19,7 +19,7 @@ static const char *const par_names[] = {"uniform", "clustered", "all-equal",
 
 /* Boxes up to which the parallel call on 2 to 4 workers runs as parts, each task surveying and
  * counting every box for its own range of cells, and past which (up to col__par_counted_max) it
- * counts once and then runs as parts (sap_owned.c): both 0 here take the third form, every pass
+ * counts once and then runs as parts (tasks/parts.c): both 0 here take the third form, every pass
  * split into tasks. */
 extern size_t col__par_owned_max, col__par_counted_max;
 
@@ -75,7 +75,7 @@ static void compare_all(const col_parallel *par, const char *name, test_tasks *c
   compare_sized(par, name, counted, 3000, 2000, false);
 }
 
-/* The library's threshold for the parallel sort (262,144 boxes by default, sap_sort_par.c). */
+/* The library's threshold for the parallel sort (262,144 boxes by default, tasks/sort.c). */
 extern size_t col__par_sort_min;
 
 /* Past two survey chunks (COL__SURVEY_CHUNK, 4,096 boxes) the split passes survey as tasks too;
@@ -208,7 +208,7 @@ Test(parallel, any_order_same_pair_set) {
 }
 
 /* Spins before each chunk of its own cells that part 0's task sweeps (0: none), and the chunks
- * tasks have taken from other parts (sap_steal.c). */
+ * tasks have taken from other parts (tasks/steal.c). */
 extern unsigned col__par_share_delay;
 extern _Atomic size_t col__par_chunks_taken;
 

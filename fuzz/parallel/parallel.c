@@ -227,7 +227,7 @@ static const char *any_order_check(const col_boxes *boxes, col_touch touch,
 }
 
 /* The threshold under which the parallel call sorts on one thread (beside the cell count), 262,144
- * boxes by default (sap_sort_par.c): lowered here so that the tiled sets below reach the
+ * boxes by default (tasks/sort.c): lowered here so that the tiled sets below reach the
  * parallel sort. */
 extern size_t col__par_sort_min;
 
@@ -287,13 +287,13 @@ static void tiled_check(const col_boxes *boxes, col_touch touch, uint64_t seed) 
 }
 
 /* Boxes up to which the parallel call on 2 to 4 workers runs as parts, each task surveying and
- * counting every box for its own range of cells (sap_owned.c, 131,072 by default: every input
+ * counting every box for its own range of cells (tasks/parts.c, 32,768 by default: every input
  * here), and past which it counts once and then runs as parts (up to col__par_counted_max):
  * owned 0 for one input in two (the shared count), and of those, counted 0 for one in two (the
  * passes split into tasks). */
 extern size_t col__par_owned_max, col__par_counted_max;
 /* For one input in four (by the seed), part 0's task of the parallel parts spins before each
- * chunk of its own cells, so that the pools' other threads sweep its last chunks (sap_steal.c:
+ * chunk of its own cells, so that the pools' other threads sweep its last chunks (tasks/steal.c:
  * a core that finishes early takes another part's chunks; with tasks run one after another
  * no part is ever left half swept). */
 extern unsigned col__par_share_delay;

@@ -137,7 +137,7 @@ static size_t simd_sap_run(const col_sap_view *v, size_t r, col_touch touch, uin
 }
 
 /* The records' transpose (col__sap_unpack_fn) for ISAs with load_sap_recs; the others leave
- * the slot empty and sap.c copies field by field. id and tag travel as float lanes: loads,
+ * the slot empty and sap/sweep.c copies field by field. id and tag travel as float lanes: loads,
  * shuffles and stores copy bits, no arithmetic touches them. */
 #ifdef COL_HAVE_LOAD_SAP_RECS
 COL_INLINE void sap_unpack_t(const col__sap_rec *rec, const uint64_t *slot, size_t n, unsigned dims,
