@@ -198,10 +198,11 @@ template <class P> constexpr peer_ops ops_of(decltype(peer_ops::move) moving) {
   return {create<P>, destroy<P>, clear<P>, build<P>, find<P>, moving, reported<P>, stored<P>};
 }
 const peer_ops broadphase_ops = ops_of<BroadPhasePeer>(move), tree_ops = ops_of<TreePeer>(nullptr);
-const peer_structure broadphase = {"box2d", "broadphase", 0, false, 0, &broadphase_ops, false};
-const peer_structure tree = {"box2d", "tree", 0, false, 0, &tree_ops, false};
+const peer_structure structures[] = {
+    {"box2d", "broadphase", 0, false, 0, &broadphase_ops, false},
+    {"box2d", "tree", 0, false, 0, &tree_ops, false},
+};
 
 } // namespace
 
-extern "C" const peer_structure *const peer_box2d_structures[] = {&broadphase, &tree};
-extern "C" const size_t peer_box2d_count = 2;
+PEER_TABLE(box2d, structures);

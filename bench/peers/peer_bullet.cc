@@ -142,15 +142,13 @@ size_t reported(void *self, col_pairs *out) {
 const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullptr};
 // bt32BitAxisSweep3 inserts in O(N) per box and btSimpleBroadphase tests all pairs: both stop
 // at 16,384 boxes in the benchmarks.
-const peer_structure dbvt = {"bullet", "dbvt", (int)Kind::Dbvt, true, 0, &ops, false};
-const peer_structure dbvt_deferred = {
-    "bullet", "dbvt-deferred", (int)Kind::DbvtDeferred, true, 0, &ops, false};
-const peer_structure axis_sweep = {"bullet", "axissweep3", (int)Kind::AxisSweep, true, 16384,
-                                   &ops,     false};
-const peer_structure simple = {"bullet", "simple", (int)Kind::Simple, true, 16384, &ops, true};
+const peer_structure structures[] = {
+    {"bullet", "dbvt", (int)Kind::Dbvt, true, 0, &ops, false},
+    {"bullet", "dbvt-deferred", (int)Kind::DbvtDeferred, true, 0, &ops, false},
+    {"bullet", "axissweep3", (int)Kind::AxisSweep, true, 16384, &ops, false},
+    {"bullet", "simple", (int)Kind::Simple, true, 16384, &ops, true},
+};
 
 } // namespace
 
-extern "C" const peer_structure *const peer_bullet_structures[] = {&dbvt, &dbvt_deferred,
-                                                                   &axis_sweep, &simple};
-extern "C" const size_t peer_bullet_count = 4;
+PEER_TABLE(bullet, structures);

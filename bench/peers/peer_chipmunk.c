@@ -115,9 +115,10 @@ static const peer_ops ops = {chip_create, chip_destroy, chip_clear,    chip_buil
                              chip_find,   chip_move,    chip_reported, NULL};
 /* cpSweep1D hands over x-only candidates (~N^2 / 30 pairs on boxprune2d): it stops at 16,384
  * boxes in the benchmarks. */
-static const peer_structure bbtree = {"chipmunk", "bbtree", BBTREE, false, 0, &ops, false};
-static const peer_structure spacehash = {"chipmunk", "spacehash", SPACEHASH, false, 0, &ops, false};
-static const peer_structure sweep1d = {"chipmunk", "sweep1d", SWEEP1D, false, 16384, &ops, false};
+static const peer_structure structures[] = {
+    {"chipmunk", "bbtree", BBTREE, false, 0, &ops, false},
+    {"chipmunk", "spacehash", SPACEHASH, false, 0, &ops, false},
+    {"chipmunk", "sweep1d", SWEEP1D, false, 16384, &ops, false},
+};
 
-const peer_structure *const peer_chipmunk_structures[] = {&bbtree, &spacehash, &sweep1d};
-const size_t peer_chipmunk_count = 3;
+PEER_TABLE(chipmunk, structures);

@@ -183,25 +183,22 @@ void move(void *self, const col_boxes *b, const uint32_t *moved, const float *, 
 size_t reported(void *self, col_pairs *out) { return static_cast<FclPeer *>(self)->reported(out); }
 
 const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullptr};
-// Sizes (default suite budget; times per from-scratch run on this 2-core machine): the brute
-// force takes 1.1 s at box-pruning 3D 10,000 and the interval tree's collide 7 s on uniform
-// 16,384, so both stop at 1,024; SaP's build (0.34 s at 10,000) and SSaP's find (8.5 s at
-// box-pruning 3D 100,000) stop at 16,384, as does the array tree (1.8 s at 100,000, against
-// 1.1 s for the pointer tree, the one run there). all_pairs (left out of the paired moving
-// benchmarks, 640 frames each): the brute force, the interval tree and the spatial hash (25 ms
-// a frame at 4,096), and the sweep and prunes (SSaP re-sorts everything every frame).
-const peer_structure naive = {"fcl", "naive", (int)Kind::Naive, true, 1024, &ops, true};
-const peer_structure sap = {"fcl", "sap", (int)Kind::SaP, true, 16384, &ops, true};
-const peer_structure ssap = {"fcl", "ssap", (int)Kind::SSaP, true, 16384, &ops, true};
-const peer_structure interval = {"fcl", "intervaltree", (int)Kind::IntervalTree, true, 1024, &ops,
-                                 true};
-const peer_structure dtree = {"fcl", "dynamictree", (int)Kind::DynamicTree, true, 0, &ops, false};
-const peer_structure dtree_array = {
-    "fcl", "dynamictree-array", (int)Kind::DynamicTreeArray, true, 16384, &ops, false};
-const peer_structure hash = {"fcl", "spatialhash", (int)Kind::SpatialHash, true, 16384, &ops, true};
+// Where each stops in the benchmarks (max_count), by how its run grows with N: the brute force
+// and the interval tree's collide test (nearly) every pair, so 1,024; SaP's build, SSaP's
+// find and the array tree grow faster than the pointer tree, the one run at 100,000, so
+// 16,384. all_pairs (left out of the paired moving benchmarks, 640 frames each): the brute
+// force, the interval tree and the spatial hash, and the sweep and prunes (SSaP re-sorts
+// everything every frame).
+const peer_structure structures[] = {
+    {"fcl", "naive", (int)Kind::Naive, true, 1024, &ops, true},
+    {"fcl", "sap", (int)Kind::SaP, true, 16384, &ops, true},
+    {"fcl", "ssap", (int)Kind::SSaP, true, 16384, &ops, true},
+    {"fcl", "intervaltree", (int)Kind::IntervalTree, true, 1024, &ops, true},
+    {"fcl", "dynamictree", (int)Kind::DynamicTree, true, 0, &ops, false},
+    {"fcl", "dynamictree-array", (int)Kind::DynamicTreeArray, true, 16384, &ops, false},
+    {"fcl", "spatialhash", (int)Kind::SpatialHash, true, 16384, &ops, true},
+};
 
 } // namespace
 
-extern "C" const peer_structure *const peer_fcl_structures[] = {
-    &naive, &sap, &ssap, &interval, &dtree, &dtree_array, &hash};
-extern "C" const size_t peer_fcl_count = 7;
+PEER_TABLE(fcl, structures);

@@ -176,18 +176,17 @@ void move(void *self, const col_boxes *b, const uint32_t *moved, const float *, 
 size_t reported(void *self, col_pairs *out) { return static_cast<OdePeer *>(self)->reported(out); }
 
 const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullptr};
-// Where each stops in the benchmarks (times of one run measured on a loaded machine): the
-// simple space tests every pair (uniform 16,384: 4.6 s; 4,096: 0.25 s), so 4,096, and it is
-// left out of the paired benchmarks; the hash space zeroes an N x N bit table per
-// dSpaceCollide (1.25 GB at 100,000; box pruning 3D 100,000: 27 s) and the quadtree takes
-// a minute there (box pruning 3D 100,000: 61 s), so 16,384; the sweep and prune (3D 100,000:
-// 14 s) runs 100,000 in the full suite.
-const peer_structure simple = {"ode", "simple", (int)Kind::Simple, true, 4096, &ops, true};
-const peer_structure hash = {"ode", "hash", (int)Kind::Hash, true, 16384, &ops, false};
-const peer_structure sap = {"ode", "sap", (int)Kind::Sap, true, 100000, &ops, false};
-const peer_structure quadtree = {"ode", "quadtree", (int)Kind::QuadTree, true, 16384, &ops, false};
+// Where each stops in the benchmarks (max_count): the simple space tests every pair, so 4,096,
+// and it is left out of the paired benchmarks (all_pairs); the hash space zeroes an N x N bit
+// table per dSpaceCollide (1.25 GB at 100,000) and the quadtree's run grows as fast there, so
+// 16,384; the sweep and prune runs 100,000 in the full suite.
+const peer_structure structures[] = {
+    {"ode", "simple", (int)Kind::Simple, true, 4096, &ops, true},
+    {"ode", "hash", (int)Kind::Hash, true, 16384, &ops, false},
+    {"ode", "sap", (int)Kind::Sap, true, 100000, &ops, false},
+    {"ode", "quadtree", (int)Kind::QuadTree, true, 16384, &ops, false},
+};
 
 } // namespace
 
-extern "C" const peer_structure *const peer_ode_structures[] = {&simple, &hash, &sap, &quadtree};
-extern "C" const size_t peer_ode_count = 4;
+PEER_TABLE(ode, structures);

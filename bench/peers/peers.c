@@ -1,82 +1,52 @@
-/* The registry of peer structures compiled in (the Makefile defines COL_PEER_<ENGINE> for each
- * engine whose Debian package is installed) and the closed-rule re-test of what they report. */
+/* The registry of peer structures compiled in and the closed-rule re-test of what they report.
+ * The engines come from bench/peers/peers.list through peers_list.h, which mk/peers.mk writes
+ * from the list and the engines it found installed. */
 #include "peers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef COL_PEER_BULLET
-extern const peer_structure *const peer_bullet_structures[];
-extern const size_t peer_bullet_count;
-#endif
-#ifdef COL_PEER_BOX2D
-extern const peer_structure *const peer_box2d_structures[];
-extern const size_t peer_box2d_count;
-#endif
-#ifdef COL_PEER_CHIPMUNK
-extern const peer_structure *const peer_chipmunk_structures[];
-extern const size_t peer_chipmunk_count;
-#endif
-#ifdef COL_PEER_FCL
-extern const peer_structure *const peer_fcl_structures[];
-extern const size_t peer_fcl_count;
-#endif
+#include "peers_list.h" /* generated: PEERS_LISTED(X), PEERS_BUILT(X) */
 
-#ifdef COL_PEER_ODE
-extern const peer_structure *const peer_ode_structures[];
-extern const size_t peer_ode_count;
-#endif
+#define DECLARE(engine) extern const peer_table peer_##engine##_table;
+PEERS_BUILT(DECLARE)
+
+#define ENGINE(engine, package, dims, structures, built)                                           \
+  {#engine, package, dims, structures, built},
+static const peer_engine engines[] = {PEERS_LISTED(ENGINE)};
+
+size_t peer_engines(const peer_engine **list) {
+  *list = engines;
+  return sizeof engines / sizeof engines[0];
+}
+
+#define TABLE(engine) &peer_##engine##_table,
+static const peer_table *const tables[] = {PEERS_BUILT(TABLE) NULL};
 
 static const peer_structure *all[PEER_MAX_STRUCTURES];
 static size_t all_count;
 
-static void add(const peer_structure *const *list, size_t count) {
-  for (size_t i = 0; i < count && all_count < sizeof all / sizeof all[0]; i++)
-    all[all_count++] = list[i];
-}
-
 size_t peer_structures(const peer_structure *const **list) {
-  if (all_count == 0) {
-#ifdef COL_PEER_BULLET
-    add(peer_bullet_structures, peer_bullet_count);
-#endif
-#ifdef COL_PEER_BOX2D
-    add(peer_box2d_structures, peer_box2d_count);
-#endif
-#ifdef COL_PEER_CHIPMUNK
-    add(peer_chipmunk_structures, peer_chipmunk_count);
-#endif
-#ifdef COL_PEER_FCL
-    add(peer_fcl_structures, peer_fcl_count);
-#endif
-#ifdef COL_PEER_ODE
-    add(peer_ode_structures, peer_ode_count);
-#endif
-    (void)add;
-  }
+  if (all_count == 0)
+    for (size_t t = 0; tables[t] != NULL; t++)
+      for (size_t i = 0; i < tables[t]->count && all_count < PEER_MAX_STRUCTURES; i++)
+        all[all_count++] = &tables[t]->structures[i];
   *list = all;
   return all_count;
 }
 
 const char *peer_absent(void) {
-  return ""
-#ifndef COL_PEER_BULLET
-         "bullet: libbullet-dev was not installed when collide was built\n"
-#endif
-#ifndef COL_PEER_BOX2D
-         "box2d: libbox2d-dev was not installed when collide was built\n"
-#endif
-#ifndef COL_PEER_CHIPMUNK
-         "chipmunk: libchipmunk-dev was not installed when collide was built\n"
-#endif
-#ifndef COL_PEER_FCL
-         "fcl: libfcl-dev was not installed when collide was built\n"
-#endif
-#ifndef COL_PEER_ODE
-         "ode: libode-dev was not installed when collide was built\n"
-#endif
-      ;
+  static char text[1024];
+  if (text[0] == 0) {
+    size_t used = 0;
+    for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++)
+      if (!engines[e].built && used < sizeof text)
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 "%s: %s was not installed when collide was built\n",
+                                 engines[e].name, engines[e].package);
+  }
+  return text;
 }
 
 void peer_push(col_pairs *out, uint32_t a, uint32_t b) {

@@ -1,4 +1,4 @@
-/* Peer engines' broadphases (Bullet, Box2D, Chipmunk, FCL, ODE) behind one plain-C interface, so
+/* Peer engines' broadphases (those of bench/peers/peers.list) behind one plain-C interface, so
  * that the C benchmarks and tests drive them like our own algorithms (the same pattern as the
  * Google Benchmark shim: C++ inside, C outside).
  *
@@ -55,10 +55,10 @@ typedef struct peer_ops {
 } peer_ops;
 
 typedef struct peer_structure {
-  const char *engine; /* "bullet", "box2d", "chipmunk", "fcl", "ode" */
+  const char *engine; /* its engine's name in bench/peers/peers.list: "bullet", ... */
   const char *name;   /* "dbvt", "dbvt-deferred", "axissweep3", ... */
   int kind;           /* the adapter's number for it, passed to ops->create */
-  bool three_d;       /* runs 3D scenes too (Bullet, FCL, ODE); the others are 2D only */
+  bool three_d;       /* runs 3D scenes too: its engine is 3D in peers.list (the tests check) */
   size_t max_count;   /* largest N it is run at in benchmarks (0: no limit) */
   const peer_ops *ops;
   bool all_pairs; /* tests every pair on each update (Bullet's and ODE's simple ones), or is
@@ -66,7 +66,37 @@ typedef struct peer_structure {
                    * of the paired per-frame benchmarks, 640 frames each */
 } peer_structure;
 
-/* The structures compiled in (engines found at build time), in a fixed order; at most
+/* An adapter's export: its structures, in the order its line of peers.list names them. */
+typedef struct peer_table {
+  const peer_structure *structures;
+  size_t count;
+} peer_table;
+
+/* Defines peer_<engine>_table, the one symbol the registry (peers.c) looks for in an adapter,
+ * over the adapter's array `structures` (its count is the array's size). */
+#define PEER_TABLE_COUNT(structures) (sizeof(structures) / sizeof((structures)[0]))
+#ifdef __cplusplus
+#define PEER_TABLE(engine, structures)                                                             \
+  extern "C" const peer_table peer_##engine##_table = {structures, PEER_TABLE_COUNT(structures)}
+#else
+#define PEER_TABLE(engine, structures)                                                             \
+  extern const peer_table peer_##engine##_table;                                                   \
+  const peer_table peer_##engine##_table = {structures, PEER_TABLE_COUNT(structures)}
+#endif
+
+/* An engine of bench/peers/peers.list, built in or not. */
+typedef struct peer_engine {
+  const char *name;       /* "bullet", as in peer_structure.engine and the benchmark rows */
+  const char *package;    /* its Debian package, "libbullet-dev" */
+  int dims;               /* 3: runs 3D scenes (2D ones as flat boxes); 2: 2D scenes only */
+  const char *structures; /* the list's names of its structures, space-separated, in order */
+  bool built;             /* compiled in: its package was installed when collide was built */
+} peer_engine;
+
+/* The engines of the list, in its order. */
+size_t peer_engines(const peer_engine **list);
+
+/* The structures compiled in (engines found at build time), in the list's order; at most
  * PEER_MAX_STRUCTURES (the benchmarks size their tables by it). */
 enum { PEER_MAX_STRUCTURES = 32 };
 size_t peer_structures(const peer_structure *const **list);

@@ -3,12 +3,13 @@
  * each engine reports before the re-test is pinned down exactly where its rule is known
  * (Box2D's fat boxes, Chipmunk's buckets and x sweep), or bounded where it keeps stale pairs
  * (Bullet's Dbvt while boxes move); FCL's SaP and interval tree miss pairs, pinned as such.
- * README "Peer engines" documents these rules. */
+ * docs/peers.md documents these rules. */
 #include "bench_scenes.h"
 #include "peers/peers.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,7 +99,7 @@ static bool share_bucket(const col_boxes *b, size_t p, size_t q, double dim, uin
   return false;
 }
 
-/* FCL's structures that miss exact pairs (README "Peer engines"): its SaP on the box-pruning
+/* FCL's structures that miss exact pairs (docs/peers.md): its SaP on the box-pruning
  * scenes, its interval tree everywhere. */
 static bool inexact(const peer_structure *p) {
   return strcmp(p->engine, "fcl") == 0 &&
@@ -324,14 +325,56 @@ Test(peers, moving_scene_pairs_match_brute_force_every_frame) {
 Test(peers, every_engine_is_built_in_or_named_absent) {
   const peer_structure *const *list;
   const size_t count = peer_structures(&list);
+  const peer_engine *engines;
+  const size_t engine_count = peer_engines(&engines);
   const char *absent = peer_absent();
-  const char *engines[] = {"bullet", "box2d", "chipmunk", "fcl", "ode"};
-  for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
+  cr_assert_gt(engine_count, 0);
+  for (size_t e = 0; e < engine_count; e++) {
     bool present = false;
-    for (size_t i = 0; i < count; i++) present |= strcmp(list[i]->engine, engines[e]) == 0;
-    cr_assert(present != (strstr(absent, engines[e]) != NULL), "%s: present %d, absent list '%s'",
-              engines[e], present, absent);
+    for (size_t i = 0; i < count; i++) present |= strcmp(list[i]->engine, engines[e].name) == 0;
+    char line[128];
+    snprintf(line, sizeof line, "%s: %s was not installed", engines[e].name, engines[e].package);
+    cr_assert(present == engines[e].built, "%s: present %d, built %d", engines[e].name, present,
+              engines[e].built);
+    cr_assert(present != (strstr(absent, line) != NULL), "%s: present %d, absent list '%s'",
+              engines[e].name, present, absent);
   }
+}
+
+/* Each engine built in has, in the registry, the structures bench/peers/peers.list names for it,
+ * in its order, each 3D exactly when the list says the engine is; and no structure belongs to
+ * an engine the list does not name. */
+Test(peers, structures_are_the_lists) {
+  const peer_structure *const *list;
+  const size_t count = peer_structures(&list);
+  const peer_engine *engines;
+  const size_t engine_count = peer_engines(&engines);
+  size_t seen = 0;
+  for (size_t e = 0; e < engine_count; e++) {
+    if (!engines[e].built) continue;
+    cr_assert(engines[e].dims == 2 || engines[e].dims == 3, "%s: dims %d", engines[e].name,
+              engines[e].dims);
+    const char *names = engines[e].structures;
+    size_t mine = 0;
+    for (size_t i = 0; i < count; i++) {
+      const peer_structure *p = list[i];
+      if (strcmp(p->engine, engines[e].name) != 0) continue;
+      mine++;
+      while (*names == ' ') names++;
+      const size_t len = strcspn(names, " ");
+      cr_assert(len == strlen(p->name) && strncmp(names, p->name, len) == 0,
+                "%s: structure %zu is %s, the list says '%.*s'", p->engine, mine, p->name, (int)len,
+                names);
+      names += len;
+      cr_assert_eq(p->three_d, engines[e].dims == 3, "%s-%s: three_d %d, the list says %dD",
+                   p->engine, p->name, p->three_d, engines[e].dims);
+    }
+    while (*names == ' ') names++;
+    cr_assert(mine > 0 && *names == 0, "%s: the list names more structures: '%s'", engines[e].name,
+              names);
+    seen += mine;
+  }
+  cr_assert_eq(seen, count, "%zu structures, %zu of engines the list names", count, seen);
 }
 
 /* The published box-pruning counts (3D: 11,811 pairs at 10,000 boxes, 1,144,045 at 100,000)

@@ -33,12 +33,24 @@ packages=(
   libgmp-dev                  # exact arithmetic: the segment-against-sphere oracle
   libxxhash-dev               # the digests' hash (header only: XXH_INLINE_ALL)
   libbenchmark-dev libbenchmark-tools
-  libbullet-dev libbox2d-dev libchipmunk-dev # peer engines (bench/peers)
-  libfcl-dev                  # peer engine: FCL's broadphase managers (bench/peers)
-  libode-dev                  # peer engine ODE (bench/peers/peer_ode.cc)
   python3 python3-matplotlib python3-scipy python3-yaml
   zip                         # seed corpora for ClusterFuzzLite
 )
+# The peer engines: the package column of bench/peers/peers.list (found from this script's
+# folder upwards, so that the script may move within the checkout).
+peer_list=
+for dir in "$(dirname "${BASH_SOURCE[0]}")"/{.,..,../..}; do
+  if [ -f "$dir/bench/peers/peers.list" ]; then
+    peer_list=$dir/bench/peers/peers.list
+    break
+  fi
+done
+[ -n "$peer_list" ] || {
+  echo "install-deps: bench/peers/peers.list not found above $(dirname "${BASH_SOURCE[0]}")" >&2
+  exit 1
+}
+mapfile -t peer_packages < <(awk '/^[a-z]/ { print $2 }' "$peer_list")
+packages+=("${peer_packages[@]}")
 if [ "$cross" = wasm32 ]; then
   packages=(
     wasi-libc libclang-rt-14-dev-wasm32 # the C library and compiler runtime for wasm32-wasi
