@@ -61,7 +61,7 @@ $(O)/obj/bench/peers/%.o: bench/peers/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(O) -Ibench -MMD -MP -c $< -o $@
 
-$(O)/obj/bench/peers/%.o: bench/peers/%.cc bench/peers/peers.h $(O)/.flags | $(DEPS_STAMP)
+$(O)/obj/bench/peers/%.o: bench/peers/%.cc bench/peers/peers.h bench/peers/peer_ops.h $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(if $(filter 1,$(SANITIZE)),$(SANITIZE_FLAGS)) -std=c++17 -Icore/include \
 	  $(PEER_CXXFLAGS) -c $< -o $@

@@ -2,14 +2,13 @@
 // then UpdatePairs; MoveProxy + UpdatePairs per frame) and b2DynamicTree with one Query per
 // box. Both store "fat" AABBs: each box grown by b2_aabbExtension (0.1) per side on insertion,
 // and by 4x the displacement in the direction of motion when a moved box leaves its fat box.
-#include "peers.h"
+#include "peer_ops.h"
 
 #include <box2d/b2_broad_phase.h>
 #include <box2d/b2_dynamic_tree.h>
 
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <unordered_set>
 #include <vector>
 
@@ -33,7 +32,7 @@ uint64_t key_of(uint32_t a, uint32_t b) {
 // and drops pairs whose fat AABBs no longer overlap (b2ContactManager::Collide's rule).
 class BroadPhasePeer {
 public:
-  explicit BroadPhasePeer(bool count_only) : count_only_(count_only) {}
+  BroadPhasePeer(int, bool count_only) : count_only_(count_only) {}
 
   void clear() {
     bp_.reset();
@@ -115,7 +114,7 @@ private:
 // AABB; a pair (i, j) is kept from box i's query when i < j.
 class TreePeer {
 public:
-  explicit TreePeer(bool count_only) : count_only_(count_only) {}
+  TreePeer(int, bool count_only) : count_only_(count_only) {}
 
   void clear() {
     tree_.reset();
@@ -177,27 +176,8 @@ private:
   size_t count_ = 0;
 };
 
-template <class P> void *create(int, bool count_only) { return new (std::nothrow) P(count_only); }
-template <class P> void destroy(void *self) { delete static_cast<P *>(self); }
-template <class P> void clear(void *self) { static_cast<P *>(self)->clear(); }
-template <class P> bool build(void *self, const col_boxes *b) {
-  return static_cast<P *>(self)->build(b);
-}
-template <class P> void find(void *self) { static_cast<P *>(self)->find(); }
-template <class P> size_t reported(void *self, col_pairs *out) {
-  return static_cast<P *>(self)->reported(out);
-}
-template <class P> void stored(void *self, uint32_t i, float min[2], float max[2]) {
-  static_cast<const P *>(self)->stored(i, min, max);
-}
-void move(void *self, const col_boxes *b, const uint32_t *moved, const float *delta, size_t count) {
-  static_cast<BroadPhasePeer *>(self)->move(b, moved, delta, count);
-}
-
-template <class P> constexpr peer_ops ops_of(decltype(peer_ops::move) moving) {
-  return {create<P>, destroy<P>, clear<P>, build<P>, find<P>, moving, reported<P>, stored<P>};
-}
-const peer_ops broadphase_ops = ops_of<BroadPhasePeer>(move), tree_ops = ops_of<TreePeer>(nullptr);
+constexpr peer_ops broadphase_ops = peer_ops_of<BroadPhasePeer>(),
+                   tree_ops = peer_ops_of<TreePeer>();
 const peer_structure structures[] = {
     {"box2d", "broadphase", 0, false, 0, &broadphase_ops, false},
     {"box2d", "tree", 0, false, 0, &tree_ops, false},

@@ -2,7 +2,7 @@
 // (default: pairs found while inserting and moving; deferred: found in
 // calculateOverlappingPairs), bt32BitAxisSweep3 and btSimpleBroadphase. Boxes enter as they
 // are (no margin added by us); 2D scenes get z = [0, 0].
-#include "peers.h"
+#include "peer_ops.h"
 
 #include <BulletCollision/BroadphaseCollision/btAxisSweep3.h>
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <vector>
 
 namespace {
@@ -46,7 +45,7 @@ btVector3 corner(const col_boxes *b, const float *const *v, size_t i) {
 
 class BulletPeer {
 public:
-  BulletPeer(Kind kind, bool count_only) : kind_(kind), count_only_(count_only) {}
+  BulletPeer(int kind, bool count_only) : kind_(static_cast<Kind>(kind)), count_only_(count_only) {}
   ~BulletPeer() { clear(); }
 
   void clear() {
@@ -99,7 +98,7 @@ public:
 
   void find() { broadphase_->calculateOverlappingPairs(nullptr); }
 
-  void move(const col_boxes *b, const uint32_t *moved, size_t count) {
+  void move(const col_boxes *b, const uint32_t *moved, const float *, size_t count) {
     for (size_t k = 0; k < count; k++) {
       const uint32_t i = moved[k];
       broadphase_->setAabb(proxies_[i], corner(b, b->min, i), corner(b, b->max, i), nullptr);
@@ -125,21 +124,7 @@ private:
   std::vector<btBroadphaseProxy *> proxies_;
 };
 
-void *create(int kind, bool count_only) {
-  return new (std::nothrow) BulletPeer(static_cast<Kind>(kind), count_only);
-}
-void destroy(void *self) { delete static_cast<BulletPeer *>(self); }
-void clear(void *self) { static_cast<BulletPeer *>(self)->clear(); }
-bool build(void *self, const col_boxes *b) { return static_cast<BulletPeer *>(self)->build(b); }
-void find(void *self) { static_cast<BulletPeer *>(self)->find(); }
-void move(void *self, const col_boxes *b, const uint32_t *moved, const float *, size_t count) {
-  static_cast<BulletPeer *>(self)->move(b, moved, count);
-}
-size_t reported(void *self, col_pairs *out) {
-  return static_cast<BulletPeer *>(self)->reported(out);
-}
-
-const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullptr};
+constexpr peer_ops ops = peer_ops_of<BulletPeer>();
 // bt32BitAxisSweep3 inserts in O(N) per box and btSimpleBroadphase tests all pairs: both stop
 // at 16,384 boxes in the benchmarks.
 const peer_structure structures[] = {

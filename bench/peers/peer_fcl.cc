@@ -4,7 +4,7 @@
 // FCL is 3D only: 2D scenes enter as flat boxes (z = [0, 0], which the closed rule keeps
 // overlapping). All pairs come from collide(cdata, callback), whose callback only records the
 // pair (no narrowphase).
-#include "peers.h"
+#include "peer_ops.h"
 
 #include <fcl/broadphase/broadphase_SSaP.h>
 #include <fcl/broadphase/broadphase_SaP.h>
@@ -66,7 +66,7 @@ bool record(Object *a, Object *b, void *data) {
 
 class FclPeer {
 public:
-  FclPeer(Kind kind, bool count_only) : kind_(kind), store_{count_only, 0, {}} {}
+  FclPeer(int kind, bool count_only) : kind_(static_cast<Kind>(kind)), store_{count_only, 0, {}} {}
   ~FclPeer() {
     clear();
     col_pairs_free(&store_.pairs);
@@ -109,7 +109,7 @@ public:
   // the pairs. The interval tree takes the full update(): its per-object one looks for each
   // max endpoint among the min endpoints (leaving them stale) and crashed on the moving
   // scene at 4,096 boxes.
-  void move(const col_boxes *b, const uint32_t *moved, size_t count) {
+  void move(const col_boxes *b, const uint32_t *moved, const float *, size_t count) {
     updated_.resize(count);
     for (size_t k = 0; k < count; k++) {
       place(b, moved[k]);
@@ -170,19 +170,7 @@ private:
   std::unique_ptr<fcl::BroadPhaseCollisionManager<S>> manager_; // before objects_ go
 };
 
-void *create(int kind, bool count_only) {
-  return new (std::nothrow) FclPeer(static_cast<Kind>(kind), count_only);
-}
-void destroy(void *self) { delete static_cast<FclPeer *>(self); }
-void clear(void *self) { static_cast<FclPeer *>(self)->clear(); }
-bool build(void *self, const col_boxes *b) { return static_cast<FclPeer *>(self)->build(b); }
-void find(void *self) { static_cast<FclPeer *>(self)->find(); }
-void move(void *self, const col_boxes *b, const uint32_t *moved, const float *, size_t count) {
-  static_cast<FclPeer *>(self)->move(b, moved, count);
-}
-size_t reported(void *self, col_pairs *out) { return static_cast<FclPeer *>(self)->reported(out); }
-
-const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullptr};
+constexpr peer_ops ops = peer_ops_of<FclPeer>();
 // Where each stops in the benchmarks (max_count), by how its run grows with N: the brute force
 // and the interval tree's collide test (nearly) every pair, so 1,024; SaP's build, SSaP's
 // find and the array tree grow faster than the pointer tree, the one run at 100,000, so

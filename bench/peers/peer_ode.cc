@@ -6,14 +6,13 @@
 // the near callback, which only records it. ODE keeps no pairs between calls: each
 // dSpaceCollide finds them all again. A moving box gets its new AABB in the geom's class data
 // and dGeomSetPosition (the public call that marks a geom's AABB stale in its space).
-#include "peers.h"
+#include "peer_ops.h"
 
 #include <ode/ode.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <new>
 #include <vector>
 
 namespace {
@@ -60,7 +59,10 @@ void set_box(BoxData *d, const col_boxes *b, size_t i) {
 
 class OdePeer {
 public:
-  OdePeer(Kind kind, bool count_only) : kind_(kind), count_only_(count_only) {}
+  // ODE is initialised, and the box class registered, before the first space is made.
+  OdePeer(int kind, bool count_only) : kind_(static_cast<Kind>(kind)), count_only_(count_only) {
+    box_class();
+  }
   ~OdePeer() { clear(); }
 
   void clear() {
@@ -103,7 +105,7 @@ public:
     dSpaceCollide(space_, this, near_pair);
   }
 
-  void move(const col_boxes *b, const uint32_t *moved, size_t count) {
+  void move(const col_boxes *b, const uint32_t *moved, const float *, size_t count) {
     for (size_t k = 0; k < count; k++) {
       const uint32_t i = moved[k];
       BoxData *d = data_of(geoms_[i]);
@@ -162,20 +164,7 @@ private:
   size_t count_ = 0;
 };
 
-void *create(int kind, bool count_only) {
-  box_class();
-  return new (std::nothrow) OdePeer(static_cast<Kind>(kind), count_only);
-}
-void destroy(void *self) { delete static_cast<OdePeer *>(self); }
-void clear(void *self) { static_cast<OdePeer *>(self)->clear(); }
-bool build(void *self, const col_boxes *b) { return static_cast<OdePeer *>(self)->build(b); }
-void find(void *self) { static_cast<OdePeer *>(self)->find(); }
-void move(void *self, const col_boxes *b, const uint32_t *moved, const float *, size_t count) {
-  static_cast<OdePeer *>(self)->move(b, moved, count);
-}
-size_t reported(void *self, col_pairs *out) { return static_cast<OdePeer *>(self)->reported(out); }
-
-const peer_ops ops = {create, destroy, clear, build, find, move, reported, nullptr};
+constexpr peer_ops ops = peer_ops_of<OdePeer>();
 // Where each stops in the benchmarks (max_count): the simple space tests every pair, so 4,096,
 // and it is left out of the paired benchmarks (all_pairs); the hash space zeroes an N x N bit
 // table per dSpaceCollide (1.25 GB at 100,000) and the quadtree's run grows as fast there, so

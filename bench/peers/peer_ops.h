@@ -1,0 +1,62 @@
+// The plain-C peer_ops of peers.h over an adapter's C++ class, written once for every C++
+// adapter. The class P keeps one engine structure and has
+//   P(int kind, bool count_only)       kind: the structure's peer_structure.kind
+//   void clear()                       drops the engine structure
+//   bool build(const col_boxes *)      a fresh structure holding every box
+//   void find()                        the engine's own pair update
+//   size_t reported(col_pairs *out)    what peer_ops.reported_pairs says
+// and, where the engine has them,
+//   void move(const col_boxes *, const uint32_t *moved, const float *delta, size_t count)
+//   void stored(uint32_t i, float min[2], float max[2]) const
+// which fill peer_ops.move and peer_ops.stored_box (NULL without them).
+#ifndef COLLIDE_PEER_OPS_H
+#define COLLIDE_PEER_OPS_H
+
+#include "peers.h"
+
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+namespace peer_ops_detail {
+
+template <class P, class = void> struct has_move : std::false_type {};
+template <class P> struct has_move<P, std::void_t<decltype(&P::move)>> : std::true_type {};
+template <class P, class = void> struct has_stored : std::false_type {};
+template <class P> struct has_stored<P, std::void_t<decltype(&P::stored)>> : std::true_type {};
+
+// Engines allocate as they like; an adapter's constructor only records its arguments, so
+// nothrow new is the whole out-of-memory story (create returns NULL).
+template <class P> void *create(int kind, bool count_only) {
+  return new (std::nothrow) P(kind, count_only);
+}
+template <class P> void destroy(void *self) { delete static_cast<P *>(self); }
+template <class P> void clear(void *self) { static_cast<P *>(self)->clear(); }
+template <class P> bool build(void *self, const col_boxes *b) {
+  return static_cast<P *>(self)->build(b);
+}
+template <class P> void find(void *self) { static_cast<P *>(self)->find(); }
+template <class P>
+void move(void *self, const col_boxes *b, const uint32_t *moved, const float *delta, size_t count) {
+  static_cast<P *>(self)->move(b, moved, delta, count);
+}
+template <class P> size_t reported(void *self, col_pairs *out) {
+  return static_cast<P *>(self)->reported(out);
+}
+template <class P> void stored(void *self, uint32_t i, float min[2], float max[2]) {
+  static_cast<const P *>(self)->stored(i, min, max);
+}
+
+} // namespace peer_ops_detail
+
+// The operations of class P, for its structures' peer_structure.ops.
+template <class P> constexpr peer_ops peer_ops_of() {
+  namespace d = peer_ops_detail;
+  peer_ops ops = {d::create<P>, d::destroy<P>, d::clear<P>,    d::build<P>,
+                  d::find<P>,   nullptr,       d::reported<P>, nullptr};
+  if constexpr (d::has_move<P>::value) ops.move = d::move<P>;
+  if constexpr (d::has_stored<P>::value) ops.stored_box = d::stored<P>;
+  return ops;
+}
+
+#endif
