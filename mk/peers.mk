@@ -37,10 +37,18 @@ $(O)/peers_list.h: FORCE
 	   echo '#define PEERS_BUILT(X) $(foreach e,$(PEER_ENGINES),X($e))'; \
 	 } > $@.tmp.$$$$; cmp -s $@.tmp.$$$$ $@ || mv $@.tmp.$$$$ $@; rm -f $@.tmp.$$$$
 $(O)/obj/bench/peers/peers.o: $(O)/peers_list.h
-
-
 PEER_OBJ := $(patsubst %,$(O)/obj/%.o,$(basename $(PEER_SRC)))
 PEER_TESTBIN := $(O)/collide-peer-tests
+
+# The table of docs/peers.md between its two marker comments, written from the list (make
+# peers-doc) and checked against it (peers-doc-check, a step of peer-check in make test).
+PEER_DOC := docs/peers.md
+peers-doc:
+	@bash bench/peers/peers-doc.sh $(PEER_LIST) $(PEER_DOC)
+peers-doc-check:
+	@bash bench/peers/peers-doc.sh --check $(PEER_LIST) $(PEER_DOC)
+peer-check: peers-doc-check
+.PHONY: peers-doc peers-doc-check
 
 # Benchmarks: C files over the Google Benchmark shim (the one C++ file) and the peers.
 BENCH_OBJ := $(patsubst %.c,$(O)/obj/%.o,$(wildcard bench/*.c)) $(O)/obj/bench/gbench.o $(PEER_OBJ)
