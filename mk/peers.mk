@@ -16,6 +16,9 @@ peer_found = $(if $(call peer_pc,$1),$(shell pkg-config --exists $(call peer_mod
 PEER_FOUND_ROWS := $(foreach r,$(PEER_ROWS),$(if $(call peer_found,$r),$r))
 PEER_ENGINES := $(foreach r,$(PEER_FOUND_ROWS),$(call peer_engine,$r))
 PEER_SRC := bench/peers/peers.c $(foreach e,$(PEER_ENGINES),$(wildcard bench/peers/peer_$e.cc bench/peers/peer_$e.c))
+# An engine found without its adapter is a slip in the list, not an absent engine: said here,
+# rather than as a missing symbol at the link.
+$(foreach e,$(PEER_ENGINES),$(if $(filter %/peer_$e.cc %/peer_$e.c,$(PEER_SRC)),,$(error $(PEER_LIST): $e is installed, but bench/peers/ has no peer_$e.cc or peer_$e.c)))
 # The engines found, in the build's identity (BUILD_ID): a change of the set rebuilds.
 PEER_DEFS := $(patsubst %,-DCOL_PEER_%,$(shell echo $(PEER_ENGINES) | tr a-z A-Z))
 # pkg-config's compile flags less its -std= (the adapters build as C++17).
