@@ -134,8 +134,8 @@ static void run(gb_state *st, void *user) {
   bench_scene_free(&s);
 }
 
-/* ODE's spaces keep no pairs: every frame finds them all again (6-40 ms per frame at 8,192
- * boxes, README "Peer engines"). To fit the default suite's budget they run there at one size
+/* ODE's spaces keep no pairs: every frame finds them all again (slow per frame at 8,192 boxes:
+ * docs/peers.md). To fit the default suite's budget they run there at one size
  * per scene (box pruning 10,000; moving 8,192; uniform and clustered at their largest size) and
  * only the quadtree, the fastest per frame, is paired (own store); the full suite runs every size.
  */

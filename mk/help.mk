@@ -43,6 +43,8 @@ Targets
                  headline rows timed in alternating rounds and each digest compared with the
                  reference's; writes results/<machine>/choices/, shown by the report (~10 min)
   report         regenerate results/REPORT.md and results/plots/ from the JSON in results/
+  peers-doc      rewrite docs/peers.md's engine table from bench/peers/peers.list (make test
+                 checks it)
   fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz); the
                  first disagreement stops it, minimized and reported with a fuzz-repro command
   fuzz-repro     replay one input: FUZZ_TARGETS=target INPUT=file (with the run's USER_KERNELS)
