@@ -95,6 +95,15 @@ check-env: $(TESTBIN)
 	  echo "check-env: unknown COLLIDE_BACKEND rejected with exit 2: ok"; \
 	else echo "check-env: FAILED (exit $$rc): $$out"; exit 1; fi
 
+# The documentation: README.md and docs/*.md within their size limits, every command README.md
+# shows (make targets and variables, scripts and their options) and every relative link
+# (scripts/check/check-docs.py), after its self-test shows each kind of fault is reported.
+docs-check:
+	@$(PYTHON) scripts/check/check-docs.py --self-test
+	@$(PYTHON) scripts/check/check-docs.py
+test: docs-check
+.PHONY: docs-check
+
 # With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
 # included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of
 # every target; user-check (the shipped examples) is then left out. The last line names the user
