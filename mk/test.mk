@@ -101,7 +101,7 @@ check-env: $(TESTBIN)
 docs-check:
 	@$(PYTHON) scripts/check/check-docs.py --self-test
 	@$(PYTHON) scripts/check/check-docs.py
-test: docs-check
+test: $(DEPS_STAMP) docs-check
 .PHONY: docs-check
 
 # With USER_KERNELS, every step runs the user's kernels: the unit suite on every backend (theirs
