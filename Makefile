@@ -1,5 +1,5 @@
 # collide — one entry point. `make` builds the library, `make test` runs the unit suite
-# (plain and under ASan+UBSan), `make bench` runs the benchmarks. See README.md.
+# (plain and under ASan+UBSan), `make bench` runs the benchmarks. See README.md and docs/.
 #
 # `make help` lists the targets and every variable a user can set, with their defaults (its
 # text is near the end of this file: keep it true when a target or variable changes).
@@ -154,7 +154,7 @@ CORE_OBJ += $(NATIVE_ISA_SRC:%.c=$(O)/obj/%.o) $(ISA_SRC:%.c=$(O)/obj/%-emu.o)
 TEST_SRC := $(wildcard core/tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/obj/%.o)
 
-# Your own kernels (README, "Fuzz and time your own kernel"): USER_KERNELS="a.c b.c", C files
+# Your own kernels (docs/user-kernels.md): USER_KERNELS="a.c b.c", C files
 # anywhere, each defining col_user_register(); compiled with the flags of an ISA file plus
 # USER_CFLAGS (e.g. -mavx2), with col_user_register renamed per file, and linked into the unit
 # tests, fuzzers, replays and benchmarks, which call them all at start (harness/user_kernels.h).

@@ -1,4 +1,4 @@
-/* The harnesses' way to your own kernels (README, "Fuzz and time your own kernel"): the
+/* The harnesses' way to your own kernels (docs/user-kernels.md): the
  * Makefile compiles each file of USER_KERNELS with col_user_register renamed per file, and
  * generates the function below (scripts/build/user-register.sh), which calls them in order. The
  * unit tests, fuzzers and benchmarks call it once at start, before they list backends and

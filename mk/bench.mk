@@ -7,7 +7,7 @@ bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
 	@bash scripts/bench/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
 
-# The incremental cache over a long run (tools/soak/soak.c, README "Soak test"): SOAK_FRAMES
+# The incremental cache over a long run (tools/soak/soak.c, docs/broadphase.md, "Soak test"): SOAK_FRAMES
 # frames of the moving scene through the tree and the sweep-and-prune caches (listed update),
 # brute force every SOAK_CHECK_EVERY frames; fails when the peak RSS grows more than
 # SOAK_RSS_SLACK_KB past its value after the first 1% of frames, or a cache's median per-frame

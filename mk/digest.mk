@@ -1,7 +1,7 @@
 # collide: the digests (included by the Makefile at this point: its variables come first).
 #
 # collide-digest (tools/digest/): every public kernel over a fixed, versioned input set on every
-# backend this CPU runs, one hash per kernel and backend (README, "Same answers everywhere").
+# backend this CPU runs, one hash per kernel and backend (docs/determinism.md).
 # Its own code (the inputs it draws, the canonical form of the answers) is built strict whatever
 # a compared variant's CHOICE_CFLAGS say, so two builds digest the same inputs; the library it
 # links is the build's own.

@@ -3,7 +3,7 @@
 # make help: the targets and every variable a user can set, with their defaults. The one place
 # this text lives (README.md points here).
 define HELP_TEXT
-Usage: make [TARGET...] [VARIABLE=value...]      (README.md: the first hour; DESIGN.md: the design)
+Usage: make [TARGET...] [VARIABLE=value...]      (README.md and docs/: how to use it; DESIGN.md: the design)
 
 Targets
   all            (the default) build O/libcollide.a and O/libcollide.so.$(VERSION)
@@ -50,6 +50,8 @@ Targets
   fuzz-repro     replay one input: FUZZ_TARGETS=target INPUT=file (with the run's USER_KERNELS)
   fuzz-failure-check  make fuzz with two wrong example kernels: the report, one crash file, a
                  reproduce command that fails; bad variables refused (part of make test)
+  docs-check     README.md and docs/*.md: sizes, every command README shows, every link (part
+                 of make test)
   bench-check    the benchmark harness's failure messages, concurrent runs, a two-machine
                  report, compare's warnings (part of make test)
   check-emulation  the benchmarks refuse to run under qemu-user (ARCH=arm64, s390x; both

@@ -25,7 +25,7 @@ check: $(TESTBIN)
 	@$(MAKE) --no-print-directory digest-check O=$(O)
 	@$(MAKE) --no-print-directory bench-smoke O=$(O)
 
-# The README's parallel example: an engine-style job system handed to collide, built against
+# docs/parallel.md's example: an engine-style job system handed to collide, built against
 # the library of O and run (it checks its pairs against the sequential call's).
 $(O)/engine_tasks: examples/tasks/engine_tasks.c $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $< $(LIB) -lm -o $@

@@ -202,7 +202,7 @@ col_hit col_segment_sphere(col_vec3 from, col_vec3 to, col_sphere s);
 /* The same question, answered robustly when the sphere is far away compared to its radius.
  * The recipe's step 6 subtracts d2 from r2 + s*s, two numbers of the size of |d|^2, so its
  * rounding error is a few ulps of |d|^2 against a q of at most r^2: with a 7.5 cm sphere the
- * decision is noise from about 100 m on (README, "Segment against sphere: the recipe far
+ * decision is noise from about 100 m on (docs/semantics.md, "Segment against sphere: the recipe far
  * away"). This variant takes steps 1-5 unchanged and replaces step 6 with:
  * 6'. e = d - s*dir, per axis (e.x = d.x - s*dir.x, ...); q = r2 - ((e.x*e.x + e.y*e.y) +
  *     e.z*e.z); q < 0: miss. t = s - sqrtf(q), or +0.0 when that is negative; hit iff

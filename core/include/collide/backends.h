@@ -17,7 +17,7 @@
  * - otherwise the newest native backend this CPU supports (never an emulated, auto-vectorized
  *   or user one).
  *
- * Backends (col_backend_at lists them; README.md says what each one runs on): the native ones,
+ * Backends (col_backend_at lists them; docs/backends.md says what each one runs on): the native ones,
  * hand-written SIMD for one ISA each, newest first (such as avx512 with 16 lanes, avx2 with 8,
  * sse2 and neon with 4; every build lists those of other architectures, unsupported), scalar
  * (the reference), the reference source built by the compiler's auto-vectorizer (autovec: -O3
@@ -172,7 +172,7 @@ typedef struct col_kernels {
  * like ours. Register before other threads use collide (like col_backend_select). The
  * registered structs are copied; the name strings must outlive the program's use of collide.
  *
- * The harness's way in (README, "Fuzz and time your own kernel"): a C file defining
+ * The harness's way in (docs/user-kernels.md): a C file defining
  * col_user_register(), which calls the functions below, given to make as
  * USER_KERNELS=path/to/file.c (several files: separated by spaces). collide itself never
  * defines or calls col_user_register. */

@@ -20,7 +20,7 @@ bool col_circle_overlap(col_circle a, col_circle b);
 
 /* The common optimization: dx*dx + dy*dy < (a.r + b.r) * (a.r + b.r), no box check, no square
  * root. Not always the seed's answer: near the boundary the rounding of the square root and of
- * the squared sum differ, and the box check's sums round on their own (README: how often). */
+ * the squared sum differ, and the box check's sums round on their own (docs/semantics.md: how often). */
 bool col_circle_overlap_squared(col_circle a, col_circle b);
 
 /* The contact point weighted by radii, per axis (a.c * b.r + b.c * a.r) / (a.r + b.r): on the
