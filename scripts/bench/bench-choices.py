@@ -6,13 +6,14 @@ variables as scripts/bench/choice.py reads them) is built in build/choices/<n>/ 
 and collide-digest); then, in ROUNDS rounds that alternate the choices, each binary times every
 family's headline rows (HEADLINE: the scalar backend and this CPU's newest native one); and each
 choice's digest is compared input by input with the reference's (the first choice). Writes
-results/<machine>/choices/<time>-<revision>.md and .json; scripts/report.py puts the newest table of
-a machine into its section of the report. Speed is the reference's median time over the
-choice's, per row, and per family the geometric mean of its rows; answers are "same" or the
-kernels and inputs that differ.
+results/<machine>/choices/<time>-<revision>.md and .json.xz (the figures, xz-compressed); the
+report (scripts/bench/report) puts the newest table of a machine into its full report. Speed is
+the reference's median time over the choice's, per row, and per family the geometric mean of its
+rows; answers are "same" or the kernels and inputs that differ.
 """
 import datetime
 import json
+import lzma
 import math
 import os
 import re
@@ -198,12 +199,12 @@ def main():
     folder = os.path.join(ROOT, "results", ident, "choices")
     os.makedirs(folder, exist_ok=True)
     base = os.path.join(folder, f"{start:%Y%m%d-%H%M%S}-{result['revision']}")
-    with open(base + ".json", "w") as f:
+    with lzma.open(base + ".json.xz", "wt", encoding="utf-8", preset=9 | lzma.PRESET_EXTREME) as f:
         json.dump(result, f, indent=1)
     with open(base + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
-    print(f"bench-choices: wrote {os.path.relpath(base, ROOT)}.md and .json in "
+    print(f"bench-choices: wrote {os.path.relpath(base, ROOT)}.md and .json.xz in "
           f"{(datetime.datetime.now() - start).seconds} s")
 
 

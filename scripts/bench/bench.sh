@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Runs the benchmark binary on one suite, writes its Google Benchmark JSON atomically (a
-# temporary file given its name at the end: an interrupted run leaves nothing half-written),
-# then writes its report.
+# Runs the benchmark binary on one suite, writes its Google Benchmark JSON xz-compressed and
+# atomically (<name>.json.xz: a temporary file given its name at the end, once decompressing it
+# gives back the JSON exactly; an interrupted run leaves nothing half-written), then writes its
+# report.
 #   scripts/bench/bench.sh BINARY [SUITE] [extra --benchmark_* options]
 # SUITE: one the binary lists (BINARY --collide_list=suites: smoke, quick (<= 2 min on 2 cores),
 # default (<= 10 min), full (everything)).
 # A complete default or full run (no --benchmark_filter) of a binary built from a clean tree,
-# run in a clean tree, goes to results/<machine>/ and regenerates results/REPORT.md and
-# results/plots/ (the newest complete run of every machine, side by side). Any other run (quick,
+# run in a clean tree, goes to results/<machine>/ and regenerates results/REPORT.md (the newest
+# complete run of every machine, side by side), each machine's results/<machine>/REPORT.md and
+# results/plots/. Any other run (quick,
 # smoke, filtered, or with uncommitted changes) goes to results/<machine>/partial/ with its own
 # report beside its JSON (<name>.md, <name>-plots/), and leaves the committed report alone.
 # <machine> is the binary's name for this CPU (collide-bench --collide_machine_name;
 # COLLIDE_MACHINE overrides it). COLLIDE_RESULTS: another folder instead of results/.
-# Two runs at once never share a file name (the second takes <name>-2.json, ...).
+# Two runs at once never share a file name (the second takes <name>-2.json.xz, ...).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:?usage: scripts/bench/bench.sh BINARY [SUITE] [options]}
@@ -117,19 +119,20 @@ if [ "$total" -eq 0 ]; then
 fi
 
 mkdir -p "$results"
+json=$work/run.json
 tmp=$(mktemp "$results/.run.XXXXXX")
 stamp=$(date -u +%Y%m%d-%H%M%S)
 echo "bench: suite '$suite', $total benchmarks, machine '$machine'"
 rc=0
 COLLIDE_BENCH_SUITE=$suite COLLIDE_MACHINE=$machine COLLIDE_BENCH_PLAN=$work/plan "$bin" \
-  --benchmark_out="$tmp" --benchmark_out_format=json "$@" || rc=$?
+  --benchmark_out="$json" --benchmark_out_format=json "$@" || rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "bench: the benchmark run failed (exit $rc); nothing written" >&2
   exit "$rc"
 fi
 
 # Only a binary built from a committed tree, run in that tree, may update the committed report.
-rev=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["context"].get("collide_git_revision", "unknown"))' "$tmp")
+rev=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["context"].get("collide_git_revision", "unknown"))' "$json")
 dirty=
 case $rev in
   *-dirty) dirty="the binary was built from uncommitted changes (revision $rev)" ;;
@@ -147,6 +150,18 @@ if [ "$complete" = yes ] && [ -n "$dirty" ]; then
     "to update $results/REPORT.md" >&2
 fi
 
+# The run is kept xz-compressed (preset 9, extreme: about a tenth of the JSON), checked to
+# decompress to the very bytes the binary wrote.
+"$python" - "$json" "$tmp" << 'PY' || { echo "bench: compressing the run failed; nothing written" >&2; exit 1; }
+import lzma, sys
+raw = open(sys.argv[1], "rb").read()
+packed = lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME)
+if lzma.decompress(packed) != raw:
+    sys.exit("bench: the compressed run does not decompress to the JSON written")
+with open(sys.argv[2], "wb") as f:
+    f.write(packed)
+PY
+
 dir=$results/$machine
 [ "$complete" = yes ] || dir=$dir/partial
 mkdir -p "$dir"
@@ -156,23 +171,23 @@ base=$stamp-$rev
 # clone, started in the same second, keep both results.
 name=$base
 for i in $(seq 2 100); do
-  if ln -T "$tmp" "$dir/$name.json" 2> "$work/err"; then break; fi
-  [ -e "$dir/$name.json" ] || { cat "$work/err" >&2; exit 1; }
+  if ln -T "$tmp" "$dir/$name.json.xz" 2> "$work/err"; then break; fi
+  [ -e "$dir/$name.json.xz" ] || { cat "$work/err" >&2; exit 1; }
   name=$base-$i
 done
-[ -e "$dir/$name.json" ] && [ "$dir/$name.json" -ef "$tmp" ] ||
-  { echo "bench: no free file name for $dir/$base.json" >&2; exit 1; }
-chmod 0644 "$dir/$name.json"
+[ -e "$dir/$name.json.xz" ] && [ "$dir/$name.json.xz" -ef "$tmp" ] ||
+  { echo "bench: no free file name for $dir/$base.json.xz" >&2; exit 1; }
+chmod 0644 "$dir/$name.json.xz"
 rm -f "$tmp"
 tmp=
 trap - INT TERM
-out=$dir/$name.json
+out=$dir/$name.json.xz
 echo "bench: wrote $out"
 
 if [ "$complete" = yes ]; then
-  "$python" scripts/report.py --results "$results"
+  "$python" scripts/bench/report --results "$results"
 else
-  "$python" scripts/report.py --input "$out" --output "$dir/$name.md" --plots "$dir/$name-plots"
+  "$python" scripts/bench/report --input "$out" --output "$dir/$name.md" --plots "$dir/$name-plots"
   why="a $suite run"
   [ "$filtered" = no ] || why="a filtered $suite run"
   if [ "$filtered" = no ] && [ -n "$dirty" ] && [ "$kind" = complete ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compares two optimization choices and prints one short table of speedups with p-values.
 
-  scripts/bench/compare.py OLD.json NEW.json                      two result files (e.g. from make bench)
+  scripts/bench/compare.py OLD.json.xz NEW.json.xz                two result files (from make bench; or plain .json)
   scripts/bench/compare.py --backends scalar avx2                 two backends, one binary, interleaved
   scripts/bench/compare.py --patterns aabb2/soa aabb2/aos         two benchmark name patterns, one binary
   scripts/bench/compare.py --patterns broadphase/sap/avx2/uniform broadphase/grid/scalar/uniform
@@ -47,6 +47,7 @@ drifts affects both alike. Two result files from different CPUs, suites, compile
 revisions are compared all the same, with a warning naming what differs.
 """
 import json
+import lzma
 import math
 import os
 import re
@@ -111,13 +112,14 @@ def seconds(b):
 
 
 def load(path):
-    """A Google Benchmark JSON file, or a clear error (not a traceback)."""
+    """A Google Benchmark JSON file, xz-compressed (.json.xz, as make bench writes them) or plain,
+    or a clear error (not a traceback)."""
     try:
-        with open(path) as f:
+        with (lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz") else open(path)) as f:
             data = json.load(f)
     except OSError as e:
-        die(f"{path}: {e.strerror}")
-    except (ValueError, UnicodeDecodeError) as e:
+        die(f"{path}: {e.strerror or e}")
+    except (ValueError, UnicodeDecodeError, EOFError, lzma.LZMAError) as e:
         die(f"{path}: not a Google Benchmark JSON file ({e})")
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         die(f"{path}: not a Google Benchmark JSON file (no \"benchmarks\" list)")

@@ -5,11 +5,12 @@
 #     into build/bench-check/): scripts/bench/bench.sh fails and prints the registration error;
 #   - an unknown flag, an unknown suite, a filter matching nothing: each fails with its reason;
 #   - --benchmark_format=json and csv put that format alone on stdout;
-#   - two scripts/bench/bench.sh runs at once, given the same time stamp: both results kept, both
-#     reports written;
+#   - two scripts/bench/bench.sh runs at once, given the same time stamp: both results kept (as
+#     .json.xz), both reports written;
 #   - a report from two machines' JSON (scripts/check/fixtures/second-machine.json and a run of this
 #     machine) shows both side by side;
-#   - scripts/bench/compare.py: a clear error on a file that is not JSON, warnings on different CPUs;
+#   - scripts/bench/compare.py: a clear error on a file that is not JSON (or a cut .json.xz), warnings on
+#     different CPUs, compressed and plain files alike;
 #     digests compared per input, a backend differing from its own scalar named; options that
 #     cannot apply refused;
 #   - scripts/bench/choice.py: quoted flag sets, CFLAGS+= and result-changing flags moved to
@@ -123,14 +124,14 @@ for i in 1 2; do
   wait "${pids[$((i - 1))]}" || { cat "$work/run$i.log" >&2; fail "concurrent run $i failed"; }
   expect_text "concurrent run $i: weighted ETA" "$work/run$i.log" ", ETA "
 done
-runs=("$COLLIDE_RESULTS"/check-machine/partial/*.json)
+runs=("$COLLIDE_RESULTS"/check-machine/partial/*.json.xz)
 reports=("$COLLIDE_RESULTS"/check-machine/partial/*.md)
 [ "${#runs[@]}" -eq 2 ] && [ "${#reports[@]}" -eq 2 ] ||
   fail "two runs at once: ${#runs[@]} results and ${#reports[@]} reports (expected 2 and 2): ${runs[*]}"
 echo "bench-check: two runs at once, same second: both kept (${runs[*]##*/}), both reported: ok"
 
 # 5. Two machines side by side.
-"$python" scripts/report.py --input scripts/check/fixtures/second-machine.json "${runs[0]}" \
+"$python" scripts/bench/report --input scripts/check/fixtures/second-machine.json "${runs[0]}" \
   --output "$work/two.md" --plots "$work/two-plots" > "$work/report.log" 2>&1 ||
   { cat "$work/report.log" >&2; fail "the two-machine report failed"; }
 "$python" - "$work/two.md" << 'PY' || fail "the two-machine report does not show both machines side by side"
@@ -151,15 +152,23 @@ PY
 printf 'not json\n' > "$work/not.json"
 expect_fail "compare on a file that is not JSON" "not.json: not a Google Benchmark JSON file" \
   "$python" scripts/bench/compare.py "$work/not.json" "${runs[0]}"
-"$python" - "${runs[0]}" "$work/other-cpu.json" << 'PY'
-import json, sys
-data = json.load(open(sys.argv[1]))
+head -c $(($(wc -c < "${runs[0]}") / 2)) "${runs[0]}" > "$work/cut.json.xz"
+expect_fail "compare on a cut compressed file" "cut.json.xz: not a Google Benchmark JSON file" \
+  "$python" scripts/bench/compare.py "$work/cut.json.xz" "${runs[0]}"
+"$python" - "${runs[0]}" "$work/other-cpu.json" "$work/same.json" << 'PY'
+import json, lzma, sys
+raw = lzma.open(sys.argv[1]).read()
+open(sys.argv[3], "wb").write(raw)
+data = json.loads(raw)
 data["context"]["collide_cpu_identity"] = "GenuineIntel family 6 model 143 stepping 8 (another CPU)"
 json.dump(data, open(sys.argv[2], "w"))
 PY
 "$python" scripts/bench/compare.py "${runs[0]}" "$work/other-cpu.json" > "$work/compare.log" 2>&1 ||
   { cat "$work/compare.log" >&2; fail "compare of two CPUs' files failed"; }
 expect_text "compare of two CPUs' files" "$work/compare.log" "warning: the two files differ in CPU"
+"$python" scripts/bench/compare.py "$work/same.json" "${runs[0]}" > "$work/compare.log" 2>&1 ||
+  { cat "$work/compare.log" >&2; fail "compare of a plain file with its compressed twin failed"; }
+expect_text "compare of a plain file with its compressed twin" "$work/compare.log" " same "
 "$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" > "$work/compare.log" 2>&1 ||
   { cat "$work/compare.log" >&2; fail "compare of a file with itself failed"; }
 expect_text "compare of a file with itself" "$work/compare.log" " same "

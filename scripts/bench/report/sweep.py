@@ -1,10 +1,10 @@
-"""The segment-against-sphere section of results/REPORT.md (called by report.py): the seed's
+"""The segment-against-sphere section of a machine's report (called by run.py): the seed's
 recipe against the robust variant, judged by the exact answer (the sweepstat rows: counters,
 not timings), and what robustness costs per sphere on every backend (sweep/spheres vs
 sweep/spheres-robust in the same run)."""
 import re
 
-from report_util import fmt, times
+from .util import fmt, times
 
 SIZE = 4096  # spheres per segment for the cost table
 

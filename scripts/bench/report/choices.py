@@ -1,12 +1,12 @@
-"""Three sections of the report (report.py): "Your kernels" (user backends and broadphases
+"""Three sections of a machine's report (run.py): "Your kernels" (user backends and broadphases
 against ours, same run), "Choices side by side" (layouts, native vs emulated, hand-written
 SIMD vs the compiler's auto-vectorization, first-hit vs counting) and "Build choices" (the
 newest table of make bench-choices in the run's machine folder: speed and answers)."""
 import glob
 import os
 
-from report_data import own_section, pixels
-from report_util import fmt, human_items, times
+from .data import own_section, pixels
+from .util import fmt, human_items, times
 
 def ratio_line(table, key_a, key_b, backend, n):
     try:

@@ -1,10 +1,10 @@
-"""The dynamics section of results/REPORT.md (called by report.py): the circle tests near
+"""The dynamics section of a machine's report (called by run.py): the circle tests near
 the boundary (the circle article's test vs the squared form vs the exact answer), and the two simulations per
 frame, naive loop against broadphase-backed steps, with the object count where the broadphase
 starts to pay."""
 import os
 
-from report_util import finish_loglog, fmt, plt, series_style, times
+from .util import finish_loglog, fmt, plt, series_style, times
 
 
 def _algorithms(table, kind, scene):

@@ -1,9 +1,14 @@
-"""The benchmark data the report reads (report.py and its sections): loading runs, the table of
-one run by family/variant/scene, backend kinds and order, speedups, and the targets."""
+"""The benchmark data the report reads: finding and loading runs
+(<name>.json.xz, as make bench writes them, or plain <name>.json), the table of one run by
+family/variant/scene, backend kinds and order, speedups, and the targets."""
 import glob
 import json
+import lzma
 import os
 import sys
+
+# A run's file: Google Benchmark JSON, xz-compressed as make bench writes it, or plain.
+RUN_SUFFIXES = (".json.xz", ".json")
 
 # The targets of the benchmark issue: (family, variant, scene, N, backend, minimum speedup).
 TARGETS = [
@@ -48,13 +53,36 @@ def cycles(table, key, backend, n):
         return None
 
 
+def read_json(path):
+    """The JSON in `path`, decompressed first when its name ends in .xz."""
+    if path.endswith(".xz"):
+        with lzma.open(path, "rt", encoding="utf-8") as f:
+            return json.load(f)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def run_name(path):
+    """A run's name: its file name without .json.xz or .json (it starts with the UTC date)."""
+    base = os.path.basename(path)
+    for suffix in RUN_SUFFIXES:
+        if base.endswith(suffix):
+            return base[:-len(suffix)]
+    return os.path.splitext(base)[0]
+
+
+def run_files(folder):
+    """The run files directly in `folder` (compressed or plain), newest first by name."""
+    found = {p for suffix in RUN_SUFFIXES for p in glob.glob(os.path.join(folder, "*" + suffix))}
+    return sorted(found, key=lambda p: (run_name(p), p), reverse=True)
+
+
 def load_runs(paths):
     runs = []
     for path in paths:
         try:
-            with open(path) as f:
-                data = json.load(f)
-        except (OSError, ValueError) as e:
+            data = read_json(path)
+        except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
             sys.exit(f"report: {path}: not a Google Benchmark JSON file: {e}")
         if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
             sys.exit(f"report: {path}: not a Google Benchmark JSON file (no \"benchmarks\" list)")
@@ -74,13 +102,13 @@ def complete_run(data):
 
 
 def newest_per_machine(results_dir):
-    """The newest complete run of every machine (results/<machine>/*.json; file names start with
-    the UTC date). Runs under results/<machine>/partial/ are never taken."""
+    """The newest complete run of every machine (results/<machine>/*.json.xz or *.json; file
+    names start with the UTC date). Runs under results/<machine>/partial/ are never taken."""
     paths = []
     for machine_dir in sorted(glob.glob(os.path.join(results_dir, "*"))):
         if not os.path.isdir(machine_dir) or os.path.basename(machine_dir) == "plots":
             continue
-        for path in sorted(glob.glob(os.path.join(machine_dir, "*.json")), reverse=True):
+        for path in run_files(machine_dir):
             if complete_run(load_runs([path])[0][1]):
                 paths.append(path)
                 break
@@ -150,7 +178,7 @@ def family_kinds(context):
     """{family: kind} as the run recorded it (collide_families, collide_family_kinds): "objects"
     and "pixels" families run on every backend over object counts or sprite sides (items: the
     overlap's pixels); "own" families have their own variants and sizes and sections of their own
-    (report_broadphase.py, report_pixels.py, report_dynamics.py, report_sweep.py). A family the
+    (broadphase.py, pixels.py, dynamics.py, sweep.py). A family the
     run did not list counts as "objects"."""
     names = [f for f in context.get("collide_families", "").split(",") if f]
     kinds = [k for k in context.get("collide_family_kinds", "").split(",") if k]

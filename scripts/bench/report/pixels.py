@@ -1,9 +1,9 @@
-"""The pixel section of results/REPORT.md (called by report.py): per-pixel sprite overlap
+"""The pixel section of a machine's report (called by run.py): per-pixel sprite overlap
 against 1-bit masks (scalar and SIMD, same scenes and sides, same run) with the mask target,
 and the pixel-stepping movement, the GameMaker article's loop against the word-level version."""
 import os
 
-from report_util import finish_loglog, fmt, plt, times, verdict
+from .util import finish_loglog, fmt, plt, times, verdict
 
 MASK_TARGET = (("count", "nohit"), 256, 20.0)  # mask SIMD >= 20x the per-pixel scalar loop
 

@@ -1,19 +1,19 @@
-"""Which machine each run was made on, and the runs side by side (report.py): one column per
+"""Which machine each run was made on, and the runs side by side (write.py): one column per
 machine with its CPU's identity, every target and the headline speedups."""
 import os
 import re
 import subprocess
 
-from report_data import (ABSOLUTE_TARGETS, HEADLINES, TARGETS, backend_kinds, cycles, family_kinds, pixels,
-                         speedup, table_of)
-from report_util import fmt, times, verdict
+from .data import (ABSOLUTE_TARGETS, HEADLINES, TARGETS, backend_kinds, cycles, family_kinds, pixels,
+                   run_name, speedup, table_of)
+from .util import fmt, times, verdict
 
 def machine_labels(runs):
     """One label per run: its machine's name (collide_machine, else its folder), with the file
     name added where two runs share a machine."""
     names = [d.get("context", {}).get("collide_machine") or os.path.basename(os.path.dirname(os.path.abspath(p)))
              for p, d in runs]
-    return [n if names.count(n) == 1 else f"{n} ({os.path.splitext(os.path.basename(p))[0]})"
+    return [n if names.count(n) == 1 else f"{n} ({run_name(p)})"
             for n, (p, _) in zip(names, runs)]
 
 
@@ -35,7 +35,7 @@ def revision_text(ctx):
 def uncommitted_changes():
     """None when the tree the report is written from has no uncommitted changes to tracked files
     outside results/, else what git says (or why git could not tell)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
     try:
         out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
                               ":(exclude)results"], cwd=root, capture_output=True, text=True)
@@ -57,9 +57,10 @@ def best_native(table, kinds, key, n):
     return best
 
 
-def machines_section(runs, labels):
+def machines_section(runs, labels, reports=None):
     """The runs side by side: one column per machine, its CPU, then every target and the headline
-    speedups (each from that machine's own run)."""
+    speedups (each from that machine's own run). reports: each run's full report (links, one
+    per run), when the runs' sections are not on the same page."""
     tables = [table_of(d) for _, d in runs]
     ctxs = [d.get("context", {}) for _, d in runs]
     kinds = [backend_kinds(c) for c in ctxs]
@@ -68,9 +69,13 @@ def machines_section(runs, labels):
     def row(title, cells):
         return f"| {title} | " + " | ".join(cells) + " |"
 
+    where = "its full report linked in the table" if reports else "its own section below"
     lines = ["## Machines side by side", "",
-             "Each column is one machine's run (its own section below); every ratio is within that run.", "",
+             f"Each column is one machine's run ({where}); every ratio is within that run.", "",
              "| | " + " | ".join(f"`{label}`" for label in labels) + " |", "|---" * (len(labels) + 1) + "|"]
+    if reports:
+        lines.append(row("full report", [f"[{link}]({link})" for link in reports]))
+        lines.append(row("results file", [f"`{os.path.basename(p)}`" for p, _ in runs]))
     lines.append(row("CPU", [c.get("collide_cpu_model", "not recorded") for c in ctxs]))
     lines.append(row("CPU identity", [cpu_identity(c) or "not recorded" for c in ctxs]))
     lines.append(row("TSC, logical CPUs", [f"{c.get('collide_tsc_ghz', '?')} GHz, {c.get('num_cpus', '?')}" for c in ctxs]))

@@ -1,4 +1,4 @@
-"""The peer-engine section of results/REPORT.md (called by report.py): Bullet, Box2D, Chipmunk,
+"""The peer-engine section of a machine's report (called by run.py): Bullet, Box2D, Chipmunk,
 FCL and ODE broadphases measured in the same run as ours (bench/bench_peers.c), the targets of
 ours against theirs, build and find separately, the pairs each engine reports vs the exact ones, and the
 touch rule each engine showed on the probe boxes."""

@@ -1,4 +1,4 @@
-"""The parallel sweep and prune's section of results/REPORT.md (called by report.py): speedup
+"""The parallel sweep and prune's section of a machine's report (called by run.py): speedup
 over one thread and efficiency per scene, size and thread count, the targets, the cost of the
 parallel entry on one thread, and what Amdahl's law predicts for more cores.
 
@@ -6,12 +6,11 @@ The rows are broadphase/sap-par/<backend>/<scene>/<N>/threads:<T> (collide's own
 threads), .../any-order:<T> (the any-order call on the same pool) and broadphase/sap-par/<backend>/<scene>/<N>/sequential (col_broadphase_pairs on the
 same boxes, run just before threads:1); bench/bench_parallel.c."""
 
-import glob
-import json
+import lzma
 import os
 
-from report_data import complete_run
-from report_util import fmt, times, verdict
+from .data import complete_run, read_json, run_files, run_name
+from .util import fmt, times, verdict
 
 # (scene, N, threads, least speedup over one thread)
 PARALLEL_TARGETS = [
@@ -149,19 +148,18 @@ def goal_speedups(rows, scene, n, threads):
 
 def history_lines(path, machine):
     """The goals in the complete runs of the same machine (collide_machine) beside `path`
-    (results/<machine>/*.json), newest first from `path` itself (file names start with the UTC
+    (results/<machine>/*.json.xz or *.json), newest first from `path` itself (file names start with the UTC
     date): on a shared or virtual machine one run says little about the next."""
-    folder, name = os.path.dirname(path) or ".", os.path.basename(path)
-    candidates = {os.path.abspath(p) for p in glob.glob(os.path.join(folder, "*.json"))}
+    folder, name = os.path.dirname(path) or ".", run_name(path)
+    candidates = {os.path.abspath(p) for p in run_files(folder)}
     candidates.add(os.path.abspath(path))
     runs = []
-    for other in sorted(candidates, key=os.path.basename, reverse=True):
-        if os.path.basename(other) > name:
+    for other in sorted(candidates, key=lambda p: (run_name(p), p), reverse=True):
+        if run_name(other) > name:
             continue  # newer than the run reported
         try:  # a folder given with --input may hold other JSON files: those are skipped
-            with open(other) as f:
-                data = json.load(f)
-        except (OSError, ValueError):
+            data = read_json(other)
+        except (OSError, ValueError, EOFError, lzma.LZMAError):
             continue
         ctx = data.get("context") if isinstance(data, dict) else None
         ok = (isinstance(ctx, dict) and isinstance(data.get("benchmarks"), list)

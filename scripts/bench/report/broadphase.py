@@ -1,10 +1,10 @@
-"""The broadphase study section of results/REPORT.md (called by report.py): targets, time vs N
+"""The broadphase study section of a machine's report (called by run.py): targets, time vs N
 per algorithm and scene, working memory, crossovers with brute force, and the box-pruning
 scene next to the published series."""
 import os
 
-from report_peers import INEXACT
-from report_util import fmt, place_legend, plt, readable_log_axes, save_figure, series_style, verdict
+from .peers import INEXACT
+from .util import fmt, place_legend, plt, readable_log_axes, save_figure, series_style, verdict
 
 PUBLISHED_BOXPRUNE = {10000: 2413, 100000: 182715}  # K-cycles, best published (see README)
 BROADPHASE_TARGETS = {10000: 1200, 100000: 90000}  # K-cycles

@@ -1,6 +1,8 @@
-"""Helpers shared by report.py and its section modules: number formatting and figures
+"""Helpers shared by the report's modules: number formatting and figures
 (matplotlib on the Agg backend, SVG output made deterministic so plots only change with data)."""
+import io
 import math
+import os
 
 import matplotlib
 
@@ -102,25 +104,43 @@ def _mark_single_points(fig):
                 line.set_markersize(max(8.0, line.get_markersize()))
 
 
-WRITTEN = []  # the figures written (their bases), for report.py to clear out stale ones
+WRITTEN = []  # the figures written (their bases), for write.py to clear out stale ones
+
+
+def _write_if_changed(path, content):
+    """Writes `content` (bytes) to `path` atomically, and only when the file does not already
+    hold exactly these bytes: an unchanged plot keeps its file as it was."""
+    try:
+        with open(path, "rb") as f:
+            if f.read() == content:
+                return
+    except OSError:
+        pass
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(content)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
 
 
 def save_figure(fig, base):
-    """Writes base.svg and base.png (the legends beside the axes included), closes the figure,
-    returns base."""
+    """Writes base.svg (the legends beside the axes included), closes the figure, returns base.
+    The SVG's bytes depend on the data alone (a fixed hash salt, no date), so a plot whose data
+    did not change is left untouched."""
     WRITTEN.append(base)
     _mark_single_points(fig)
     _log_ticks(fig)
     fig.tight_layout()
-    fig.savefig(base + ".svg", metadata={"Date": None}, bbox_inches="tight")
-    fig.savefig(base + ".png", dpi=110, bbox_inches="tight")
+    out = io.BytesIO()
+    fig.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
     plt.close(fig)
+    _write_if_changed(base + ".svg", out.getvalue())
     return base
 
 
 def finish_loglog(fig, ax, base, xlabel, ylabel, title):
-    """Log-log axes (x in powers of two), labels, grid and legend; writes the figure (base.svg,
-    base.png) and returns base."""
+    """Log-log axes (x in powers of two), labels, grid and legend; writes the figure (base.svg)
+    and returns base."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     readable_log_axes(ax)
