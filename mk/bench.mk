@@ -1,8 +1,11 @@
-# collide: Benchmark runs, the soak test (included by the Makefile at this point: its variables come first).
+# collide: Benchmark runs, the size of the committed results, the soak test (included by the Makefile at this point: its variables come first).
 
 # BENCH=quick (<= 2 min on 2 cores), default (<= 10 min) or full (everything); BENCH_ARGS for
-# extra --benchmark_* options (e.g. --benchmark_filter=aabb2). A complete default or full run
-# regenerates results/REPORT.md; other runs write their own report under results/<machine>/partial/.
+# extra --benchmark_* options (e.g. --benchmark_filter=aabb2). Each run is kept xz-compressed
+# (<name>.json.xz). A complete default or full run goes to results/<machine>/ and regenerates the
+# summary results/REPORT.md, each machine's results/<machine>/REPORT.md and the SVG plots under
+# results/plots/ (scripts/bench/report); other runs write their own report under
+# results/<machine>/partial/.
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
 	@bash scripts/bench/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
@@ -51,3 +54,12 @@ bench-check: $(DEPS_STAMP)
 .PHONY: bench-choices
 bench-choices: $(DEPS_STAMP)
 	@$(PYTHON) scripts/bench/bench-choices.py
+
+# The committed results stay small enough to clone (scripts/check/results-check.py): fails,
+# naming the file and its size, when a file under results/ that git tracks (or would, once
+# added) is over 512 KB, or results/REPORT.md (the summary) over 60 KB. Its self-test comes first:
+# made-up oversized files in a throwaway git repository must fail it. Part of make test.
+.PHONY: results-check
+results-check:
+	@$(PYTHON) scripts/check/results-check.py --self-test
+	@$(PYTHON) scripts/check/results-check.py

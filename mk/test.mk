@@ -108,6 +108,7 @@ test: $(DEPS_STAMP) docs-check
 # included, plain and ASan+UBSan), the corpora, the benchmark smoke pass and brief fuzzing of
 # every target; user-check (the shipped examples) is then left out. The last line names the user
 # backends and broadphases that were checked, and from which files.
+test: results-check
 test: $(DEPS_STAMP)
 	@/usr/bin/python3 scripts/check/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/check/core-graph.py)' >&2; exit 1; }
 	@bash scripts/fuzz/fuzz-selftest.sh --check && bash scripts/check/cross-selftest.sh --check && bash scripts/check/digest-selftest.sh --check
