@@ -312,7 +312,7 @@ include mk/fuzz.mk
 include mk/digest.mk
 
 report: $(DEPS_STAMP)
-	$(PYTHON) scripts/report.py
+	$(PYTHON) scripts/bench/report
 
 format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \

@@ -36,13 +36,16 @@ Targets
   install-check  install into a scratch prefix, build and run an example with pkg-config
                  (shared and --static) and CMake, uninstall; part of make test
   bench          time the benchmarks (suite BENCH) in build/release; write results/<machine>/
-                 and, for a complete default or full run, results/REPORT.md
+                 and, for a complete default or full run, the reports
   bench-choices  build choices priced in time and answers: gcc -O2 (the reference), -O3,
                  -O3 -march=native, clang -O2, clang -O3 -march=native, -ffp-contract=fast
                  -march=native, -ffast-math (or BENCH_CHOICES='choice; choice'), each family's
                  headline rows timed in alternating rounds and each digest compared with the
                  reference's; writes results/<machine>/choices/, shown by the report (~10 min)
-  report         regenerate results/REPORT.md and results/plots/ from the JSON in results/
+  report         regenerate results/REPORT.md (the summary), results/<machine>/REPORT.md and
+                 results/plots/ (SVG) from the runs in results/
+  results-check  fail when a file under results/ is over 512 KB or results/REPORT.md over 60 KB
+                 (part of make test)
   peers-doc      rewrite docs/peers.md's engine table from bench/peers/peers.list (make test
                  checks it)
   fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz); the
