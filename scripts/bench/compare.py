@@ -46,9 +46,6 @@ of both sides are interleaved in one process (--build: alternate processes), so 
 drifts affects both alike. Two result files from different CPUs, suites, compilers or
 revisions are compared all the same, with a warning naming what differs.
 """
-import json
-import lzma
-import math
 import os
 import re
 import subprocess
@@ -58,17 +55,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import choice as choices  # noqa: E402  scripts/bench/choice.py: the one parser of a build choice
+from compare_data import CONTEXT, CPU, context_warnings, die, load, natural, samples_of, table  # noqa: E402
+from compare_digest import compare_digests, load_digest, show_difference  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = "build/release/collide-bench"
 PYTHON = "/usr/bin/python3"
-CPU = {}  # the CPU a run's JSON names (collide_cpu_model, collide_cpu_identity), for the heading
-CONTEXT = {}  # binary -> the context of its last run (collide_compiler, ...)
-
-
-def die(message, code=2):
-    print(f"compare: {message}", file=sys.stderr)
-    sys.exit(code)
 
 
 def parse(argv):
@@ -104,128 +96,6 @@ def parse(argv):
         die(f"--{sorted(opts['given'] & {'reps', 'suite', 'filter'})[0]} applies to runs (--backends, "
             "--patterns, --build), not to two files that already hold their results")
     return opts
-
-
-def seconds(b):
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
-    return b["real_time"] * scale
-
-
-def load(path):
-    """A Google Benchmark JSON file, xz-compressed (.json.xz, as make bench writes them) or plain,
-    or a clear error (not a traceback)."""
-    try:
-        with (lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz") else open(path)) as f:
-            data = json.load(f)
-    except OSError as e:
-        die(f"{path}: {e.strerror or e}")
-    except (ValueError, UnicodeDecodeError, EOFError, lzma.LZMAError) as e:
-        die(f"{path}: not a Google Benchmark JSON file ({e})")
-    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
-        die(f"{path}: not a Google Benchmark JSON file (no \"benchmarks\" list)")
-    return data
-
-
-# What makes two result files not comparable like for like: (context keys, what to call it).
-CONTEXT_AXES = [
-    (("collide_cpu_identity", "collide_cpu_model", "collide_tsc_ghz", "num_cpus"), "CPU"),
-    (("collide_suite",), "suite"),
-    (("collide_compiler", "collide_cflags"), "compiler"),
-    (("collide_git_revision",), "revision"),
-]
-
-
-def context_warnings(a, b, name_a, name_b):
-    """One line per axis on which the two files' contexts differ."""
-    ca, cb = a.get("context", {}), b.get("context", {})
-    out = []
-    for keys, what in CONTEXT_AXES:
-        differ = [(k, ca.get(k, "not recorded"), cb.get(k, "not recorded")) for k in keys
-                  if ca.get(k, "not recorded") != cb.get(k, "not recorded")]
-        if differ:
-            detail = "; ".join(f"{k}: {x!r} in {name_a}, {y!r} in {name_b}" for k, x, y in differ)
-            out.append(f"compare: warning: the two files differ in {what} ({detail})")
-    return out
-
-
-def p_floor(n, m):
-    """The smallest two-sided p-value an exact Mann-Whitney test can give with n and m samples."""
-    return min(1.0, 2.0 / math.comb(n + m, n))
-
-
-def samples_of(path_or_data):
-    """{name: [seconds per iteration, ...]} from Google Benchmark JSON (iterations, not aggregates)."""
-    data = load(path_or_data) if isinstance(path_or_data, str) else path_or_data
-    out = {}
-    for b in data.get("benchmarks", []):
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
-            continue
-        out.setdefault(b.get("run_name", b["name"]), []).append(seconds(b))
-    return out
-
-
-def natural(name):
-    """Sort key: numbers inside names compare as numbers (…/256 before …/4096)."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", name)]
-
-
-def time_text(s):
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
-        if s >= scale or unit == "ns":
-            return f"{s / scale:.3g} {unit}"
-
-
-def median(xs):
-    xs = sorted(xs)
-    m = len(xs) // 2
-    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
-
-
-def p_value(a, b):
-    if len(a) < 3 or len(b) < 3:
-        return None
-    try:
-        from scipy.stats import mannwhitneyu
-    except ImportError:
-        return None
-    return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
-
-
-def table(pairs, left, right):
-    """pairs: [(label, samples A, samples B)]; prints the speedup table."""
-    if not pairs:
-        die("no benchmark ran on both sides: check the names (see --help)", 1)
-    rows = []
-    for label, a, b in pairs:
-        ma, mb = median(a), median(b)
-        ratio = ma / mb if mb > 0 else float("inf")
-        factor = ratio if ratio >= 1 else 1 / ratio
-        digits = 2 if factor < 10 else 1
-        shown = f"{factor:.{digits}f}"
-        verdict = "same" if float(shown) == 1.0 else f"{shown}x " + ("faster" if ratio >= 1 else "slower")
-        p = p_value(a, b)
-        ptext = "–" if p is None else (f"{p:.4f}" + (" *" if p < 0.05 else ""))
-        rows.append((label, time_text(ma), time_text(mb), verdict, ptext))
-    cpu = f"CPU: {CPU['identity']}\n" if CPU.get("identity") else ""
-    print(f"{cpu}first:  {left}\nsecond: {right}\n")
-    heads = ("benchmark", "first", "second", "second is", "p-value")
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
-    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(heads, widths)))
-    print(line)
-    print("-" * len(line))
-    for r in rows:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
-    reps = min(min(len(a), len(b)) for _, a, b in pairs)
-    print(f"\n{len(rows)} benchmarks; times are medians of {reps}+ repetitions"
-          + ("; * = significant (p < 0.05)" if reps >= 3 else "; use --reps 3 or more for p-values"))
-    floors = [p_floor(len(a), len(b)) for _, a, b in pairs if len(a) >= 3 and len(b) >= 3]
-    if floors and max(floors) >= 0.001:
-        worst = max(floors)
-        n = min(min(len(a), len(b)) for _, a, b in pairs if len(a) >= 3 and len(b) >= 3)
-        print(f"p-value floor: with {n} repetitions a side, Mann-Whitney cannot give p below {worst:.2g} "
-              "(2 / C(2n, n) for n against n), however different the two sides are"
-              + ("; that is above 0.05, so no row can be significant: use --reps 5 or more"
-                 if worst >= 0.05 else "") + ".")
 
 
 def choice_args(text):
@@ -284,135 +154,6 @@ def build(make_vars, out_dir, what, targets=("collide-bench",)):
         die(f"the build of {what} failed (make exit {rc}; whole log: {log})", 1)
     print(f"compare: built {what} in {time.time() - start:.0f} s", file=sys.stderr, flush=True)
     return [os.path.join(ROOT, out_dir, t) for t in targets]
-
-
-def load_digest(path):
-    """(kernels {(kernel, backend): (inputs, hash)} in file order, inputs {(kernel, backend, i): hash},
-    header lines) of a collide-digest output; a clear error on anything else."""
-    kernels, inputs, header = {}, {}, []
-    try:
-        with open(path) as f:
-            for line in f:
-                w = line.split()
-                if line.startswith("#"):
-                    header.append(line.strip())
-                elif len(w) == 5 and w[0] == "input":
-                    inputs[(w[1], w[2], int(w[3]))] = w[4]
-                elif len(w) == 4 and w[2].isdigit():
-                    kernels[(w[0], w[1])] = (int(w[2]), w[3])
-                elif w:
-                    die(f"{path}: not a collide-digest output (line: {line.strip()[:60]})")
-    except OSError as e:
-        die(f"{path}: {e.strerror}")
-    if not kernels:
-        die(f"{path}: no digest lines (collide-digest writes them; see make digest)")
-    return kernels, inputs, header
-
-
-def compare_digests(a, b, name_a, name_b):
-    """Per kernel: same, or differs (on which backends; with per-input lines, on k of N inputs
-    and the first); then each side's backends that differ from its own scalar. Returns
-    ([(kernel, backend, first index or None)] of the differences, [lines of the latter])."""
-    (ka, ia, ha), (kb, ib, hb) = a, b
-    set_a = [x for x in ha if x.startswith("# collide digest:")]
-    set_b = [x for x in hb if x.startswith("# collide digest:")]
-    if set_a != set_b:
-        print(f"compare: warning: {name_a} is {set_a[0][2:] if set_a else 'of no input set'}, "
-              f"{name_b} {set_b[0][2:] if set_b else 'of no input set'}: their answers cannot agree",
-              file=sys.stderr)
-    order = list(dict.fromkeys(k for k, _ in ka))
-    found, width, compared = [], max(len(k) for k in list(order) + [k for k, _ in kb]), 0
-    print("answers (collide-digest: every kernel on the same inputs"
-          + ("" if (name_a, name_b) == ("first", "second") else f"; first: {name_a}, second: {name_b}") + "):")
-    for kernel in order:
-        rows_a = {bk: v for (k, bk), v in ka.items() if k == kernel}
-        rows_b = {bk: v for (k, bk), v in kb.items() if k == kernel}
-        if not rows_b:
-            print(f"  {kernel:<{width}}  only in the first")
-            continue
-        compared += 1
-        diffs, n = [], None
-        for bk, (na, ha_) in rows_a.items():
-            other = rows_b.get(bk) or rows_b.get("*") or (next(iter(rows_b.values())) if bk == "*" else None)
-            if other is None:
-                continue
-            n = na
-            if other != (na, ha_):
-                diffs.append(bk)
-        if not diffs:
-            print(f"  {kernel:<{width}}  same answers on all {n} inputs" if n is not None
-                  else f"  {kernel:<{width}}  no backend in common")
-            continue
-        bk = "scalar" if "scalar" in diffs else diffs[0]
-        idx = [i for i in range(rows_a[bk][0]) if (kernel, bk, i) in ia and (kernel, bk, i) in ib
-               and ia[(kernel, bk, i)] != ib[(kernel, bk, i)]]
-        common = [x for x in rows_a if x in rows_b]
-        where = ("" if diffs == ["-"] else " on every backend" if len(diffs) == len(common) > 1
-                 else f" on {', '.join(diffs)}")
-        if idx:
-            print(f"  {kernel:<{width}}  differs on {len(idx)} of {rows_a[bk][0]} inputs{where}"
-                  + (f" ({bk}'s count)" if len(diffs) > 1 else "") + f"; the first is input {idx[0]}")
-        else:
-            print(f"  {kernel:<{width}}  differs{where}")
-        found.append((kernel, bk, idx[0] if idx else None))
-    only_b = [k for k in dict.fromkeys(k for k, _ in kb) if k not in order]
-    for kernel in only_b:
-        print(f"  {kernel:<{width}}  only in the second")
-    print(f"{compared - len(found)} of {compared} kernels in both give the same answers" +
-          ("" if not found else f"; {len(found)} differ"))
-    backends_a, backends_b = {bk for _, bk in ka}, {bk for _, bk in kb}
-    for name, only in ((name_a, backends_a - backends_b), (name_b, backends_b - backends_a)):
-        if only and "*" not in backends_a | backends_b:  # '*': one line for every backend (golden)
-            print(f"backends only {name} has (not compared): {', '.join(sorted(only))}")
-    own = [f"{name}: {line}" for name, digest in ((name_a, a), (name_b, b)) for line in own_disagreements(digest)]
-    for line in own:
-        print(line)
-    return found, own
-
-
-def show_difference(bins, labels, kernel, backend, index):
-    """The first differing input: its values once, then the answer lines that differ."""
-    texts = []
-    for binary in bins:
-        cmd = [binary, "--show", f"{kernel}:{index}"] + ([] if backend in ("-", "*") else ["--backend", backend])
-        texts.append(subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines())
-    print(f"\nfirst difference: {kernel}, input {index}, backend {backend}:")
-    shown, answer, head, printed = 0, False, "", ""
-    for la, lb in zip(*texts):
-        if la.startswith("  input "):
-            answer = False
-        if la.startswith("  answer "):
-            answer, head = True, la.strip()
-        if not answer:
-            if shown < 24:
-                print(f"  {la}")
-            shown += 1
-        elif la != lb:
-            if la.startswith("    ") and head != printed:
-                print(f"  {head}")
-            printed = head
-            print(f"  first   {la.strip()}\n  second  {lb.strip()}")
-    if shown > 24:
-        print(f"  ({shown - 24} more lines of input: {bins[0]} --show {kernel}:{index})")
-
-
-def own_disagreements(digest):
-    """Lines naming the backends of a digest whose answers differ from the same digest's scalar
-    (k of N inputs and the first, when it has per-input lines), one line per kernel and count;
-    the contract says there is none."""
-    kernels, inputs, _ = digest
-    groups = {}
-    for (kernel, bk), (n, h) in kernels.items():
-        ref = kernels.get((kernel, "scalar"))
-        if bk in ("scalar", "-") or ref is None or ref == (n, h):
-            continue
-        idx = [i for i in range(n) if (kernel, bk, i) in inputs and (kernel, "scalar", i) in inputs
-               and inputs[(kernel, bk, i)] != inputs[(kernel, "scalar", i)]]
-        key = (kernel, f"on {len(idx)} of {n} inputs of {kernel} (the first is input {idx[0]})" if idx
-               else f"on {kernel}")
-        groups.setdefault(key, []).append(bk)
-    return [f"{', '.join(bks)} {'differs' if len(bks) == 1 else 'differ'} from its own scalar {what}"
-            for (_, what), bks in groups.items()]
 
 
 def check_suite(binary, suite):
