@@ -73,8 +73,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 /* AddressSanitizer's settings unless ASAN_OPTIONS says otherwise: a 16 MB quarantine of freed
  * blocks instead of 256 MB. A use after free within an input (and well beyond: an input
  * allocates at most a few hundred KB) is still reported, but the allocator reuses memory
- * instead of mapping fresh pages for every input: their page faults were a tenth of the
- * broadphase target's time (1,087 -> 1,248 exec/s, resident memory 448 -> 95 MB). */
+ * instead of mapping fresh pages for every input, whose page faults cost the broadphase
+ * target a tenth of its time (docs/tuning.md). */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "quarantine_size_mb=16"; }
 
@@ -157,7 +157,7 @@ col_pixel_hit fz_sprite_brute_force(const col_sprite *a, const col_sprite *b, ui
 }
 
 FZ_ORACLE void fz_box_set_decode(const uint8_t *data, size_t size, bool always_large,
-                                  fz_box_set *out) {
+                                 fz_box_set *out) {
   fz_reader r = {data, size};
   const uint8_t flags = fz_u8(&r);
   const unsigned dims = (flags & 1) ? 3 : 2;

@@ -22,8 +22,8 @@ bool col__cpu_never(void) { return false; }
 #define COL__ARM_BASELINE_ASIMD 1
 #endif
 
-/* Sweep and prune's pair-writer choice (broadphase/sap/sweep.c) was measured on Zen 3 apart. gcc 12 has no
- * znver4 name to tell Zen 4 (family 19h too) from Zen 3 by; its AVX-512 does. */
+/* Sweep and prune's pair-writer choice (broadphase/sap/sweep.c) was measured on Zen 3 apart. gcc 12
+ * has no znver4 name to tell Zen 4 (family 19h too) from Zen 3 by; its AVX-512 does. */
 bool col__cpu_zen3(void) {
 #if defined(__x86_64__) || defined(__i386__)
   return __builtin_cpu_is("amdfam19h") && !__builtin_cpu_supports("avx512f");
