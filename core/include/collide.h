@@ -15,7 +15,7 @@
  *   -0.0 compares equal to +0.0. Where a result can be zero, the library returns +0.0
  *   ("canonical zero"), never -0.0, so results can be compared by their bits.
  * - Batch entry points (`*_query`, `*_batch`, `col_sprite_overlap`, `col_mask_overlap`,
- *   `col_segment_spheres`)
+ *   `col_segment_spheres`, the `*_first` calls of collide/slab.h)
  *   run on the active backend (see "Backends" at the end). Single-pair functions are always
  *   scalar: they are the reference.
  * - Thread safety: all kernels are reentrant. Backend selection is resolved once (thread-safe)
@@ -262,6 +262,8 @@ col_status col_segment_spheres(col_vec3 from, col_vec3 to, const col_sphere_soa 
 /* col_segment_spheres with each sphere tested by col_segment_sphere_robust; same errors. */
 col_status col_segment_spheres_robust(col_vec3 from, col_vec3 to, const col_sphere_soa *set,
                                       col_segment_hit *out);
+
+#include "collide/slab.h"
 
 #include "collide/broadphase.h"
 

@@ -97,6 +97,8 @@ static const struct {
     {"segment", offsetof(col_kernels, segment_spheres)},
     {"sap_run", offsetof(col_kernels, sap_run)},
     {"segment_robust", offsetof(col_kernels, segment_spheres_robust)},
+    {"sweep_aabb2", offsetof(col_kernels, sweep_aabb2)},
+    {"sweep_aabb3", offsetof(col_kernels, sweep_aabb3)},
 };
 enum { SLOTS = sizeof slots / sizeof slots[0] };
 _Static_assert(COL_KERNEL_ALL == (1u << SLOTS) - 1u, "one row per col_kernel bit");

@@ -9,6 +9,7 @@
 #include "circle_ref.h"
 #include "mask_ref.h"
 #include "mtd_ref.h"
+#include "slab_ref.h"
 #include "sprite_ref.h"
 #include "sweep_ref.h"
 
@@ -59,6 +60,16 @@ static col_segment_hit ref_segment_spheres_robust(col_vec3 from, col_vec3 to,
   return col__segment_spheres_robust_ref(from, to, set);
 }
 
+static col_aabb2_hit ref_sweep_aabb2(col_aabb2 mover, col_vec2 move, const col_aabb2_soa *set,
+                                     col_touch touch) {
+  return col__sweep_aabb2_ref(mover, move, set, touch);
+}
+
+static col_aabb3_hit ref_sweep_aabb3(col_aabb3 mover, col_vec3 move, const col_aabb3_soa *set,
+                                     col_touch touch) {
+  return col__sweep_aabb3_ref(mover, move, set, touch);
+}
+
 static size_t ref_sap_run(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                           size_t *tested) {
   return col__sap_run_ref(v, r, touch, out, tested);
@@ -83,6 +94,8 @@ const col__backend REF_TABLE = {
             .segment_spheres = ref_segment_spheres,
             .sap_run = ref_sap_run,
             .segment_spheres_robust = ref_segment_spheres_robust,
+            .sweep_aabb2 = ref_sweep_aabb2,
+            .sweep_aabb3 = ref_sweep_aabb3,
         },
 };
 

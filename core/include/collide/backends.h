@@ -49,12 +49,14 @@ typedef enum col_kernel {
   COL_KERNEL_SEGMENT = 1u << 8,         /* col_segment_spheres */
   COL_KERNEL_SAP_RUN = 1u << 9,         /* sweep and prune's run scan (broadphase sap, cache) */
   COL_KERNEL_SEGMENT_ROBUST = 1u << 10, /* col_segment_spheres_robust */
-  COL_KERNEL_ALL = (1u << 11) - 1u,
+  COL_KERNEL_SWEEP_AABB2 = 1u << 11,    /* col_sweep_aabb2_first, col_segment_aabb2_first */
+  COL_KERNEL_SWEEP_AABB3 = 1u << 12,    /* col_sweep_aabb3_first, col_segment_aabb3_first */
+  COL_KERNEL_ALL = (1u << 13) - 1u,
 } col_kernel;
 
 /* The slot's name ("aabb2_query", "aabb2_query_aos", "aabb3_query", "aabb2_mtd", "sprite",
- * "mask", "circle", "elastic", "segment", "sap_run", "segment_robust") for one bit, NULL for
- * anything else. */
+ * "mask", "circle", "elastic", "segment", "sap_run", "segment_robust", "sweep_aabb2",
+ * "sweep_aabb3") for one bit, NULL for anything else. */
 const char *col_kernel_name(col_kernel kernel);
 
 typedef struct col_backend_info {
@@ -160,6 +162,13 @@ typedef struct col_kernels {
   size_t (*sap_run)(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                     size_t *tested);
   col_segment_hit (*segment_spheres_robust)(col_vec3 from, col_vec3 to, const col_sphere_soa *set);
+  /* The box `mover` moved by `move` against every box of `set`: the earliest hit, ties to the
+   * lowest index (col_sweep_aabb2_first / col_sweep_aabb3_first; the segment calls come here
+   * with the point box {from, from} and move = to - from). */
+  col_aabb2_hit (*sweep_aabb2)(col_aabb2 mover, col_vec2 move, const col_aabb2_soa *set,
+                               col_touch touch);
+  col_aabb3_hit (*sweep_aabb3)(col_aabb3 mover, col_vec3 move, const col_aabb3_soa *set,
+                               col_touch touch);
 } col_kernels;
 
 /* ---------------------------------------------------------------------------------------- */
@@ -179,7 +188,7 @@ typedef struct col_kernels {
 col_status col_user_register(void);
 
 /* The version of the structs below; a caller built against another header is refused. */
-#define COL_USER_VERSION 2 /* 2: col_kernels gained segment_spheres_robust */
+#define COL_USER_VERSION 3 /* 2: col_kernels gained segment_spheres_robust; 3: sweep_aabb2/3 */
 
 /* At most this many user backends and this many user broadphases. */
 #define COL_USER_MAX 8

@@ -41,6 +41,10 @@ static inline vm vf_le(vf a, vf b) { return simde_vcleq_f32(a, b); }
 static inline vm vf_gt(vf a, vf b) { return simde_vcgtq_f32(a, b); }
 static inline vm vf_ge(vf a, vf b) { return simde_vcgeq_f32(a, b); }
 static inline vm vf_eq(vf a, vf b) { return simde_vceqq_f32(a, b); }
+/* a > b ? a : b and a < b ? a : b as x86's maxps/minps give them, by compare and select: NEON's
+ * vmaxq/vminq return NaN when either operand is NaN, and vmaxnm/vminnm the number. */
+static inline vf vf_max(vf a, vf b) { return simde_vbslq_f32(simde_vcgtq_f32(a, b), a, b); }
+static inline vf vf_min(vf a, vf b) { return simde_vbslq_f32(simde_vcltq_f32(a, b), a, b); }
 static inline vm vm_and(vm a, vm b) { return simde_vandq_u32(a, b); }
 static inline vm vm_or(vm a, vm b) { return simde_vorrq_u32(a, b); }
 static inline vm vm_andnot(vm a, vm b) { return simde_vbicq_u32(a, b); }

@@ -1,8 +1,8 @@
 /* The SIMD kernel templates' common part. Each ISA file (x86/<name>.c, arm/<name>.c, with its
- * collide-isa line: scripts/build/isa-list.sh) defines a small vector vocabulary with SIMDe intrinsics,
- * then includes simd_kernels.h, which instantiates every kernel family once for that ISA and
- * defines the backend table. Built twice: natively with the ISA's -m flags, and emulated with
- * SIMDE_NO_NATIVE (COL_EMULATED set), which yields the "-emu" twin.
+ * collide-isa line: scripts/build/isa-list.sh) defines a small vector vocabulary with SIMDe
+ * intrinsics, then includes simd_kernels.h, which instantiates every kernel family once for that
+ * ISA and defines the backend table. Built twice: natively with the ISA's -m flags, and emulated
+ * with SIMDE_NO_NATIVE (COL_EMULATED set), which yields the "-emu" twin.
  *
  * The vocabulary an ISA file provides (all `static inline`, vectors never cross a non-inline
  * call: with SIMDE_NO_NATIVE that would change the ABI, see DESIGN.md 2):
@@ -12,6 +12,10 @@
  *   vf_loadu vf_storeu vf_set1  unaligned load/store, broadcast
  *   vf_add vf_sub vf_mul vf_div vf_sqrt
  *   vf_lt vf_le vf_gt vf_ge vf_eq    ordered, quiet compares: false when either is NaN
+ *   vf_max(a, b) vf_min(a, b)   a > b ? a : b and a < b ? a : b, exactly: b when either is NaN
+ *                               and when a == b (+0 against -0 included): x86's maxps/minps;
+ *                               NEON by compare and select. Only with the reference's operand
+ *                               order (slab test: vf_max(near, N) ignores a NaN near)
  *   vm_and vm_or vm_andnot(a, b) = a & ~b; vm_bits: lane i -> bit i (every vm lane is all
  *                               ones or all zeros)
  *   vm_any(m)                   optional (COL_HAVE_VM_ANY): some lane set; default
@@ -42,7 +46,8 @@
  *   store_mtd(out, dx, dy, hit)  optional (COL_HAVE_STORE_MTD): W col_mtd records written
  *                               with vector stores (12-byte records: x, y, hit + padding)
  * Only IEEE add, sub, mul, div, sqrt and ordered compares are used, in the scalar reference's
- * order: no FMA, no reciprocal estimates, no min/max (their NaN rules differ). */
+ * order: no FMA, no reciprocal estimates, no min/max other than vf_max / vf_min above (the
+ * instructions' NaN and signed-zero rules differ between ISAs; these two are pinned). */
 #ifndef COLLIDE_SIMD_COMMON_H
 #define COLLIDE_SIMD_COMMON_H
 

@@ -12,6 +12,7 @@
 #include "simd_mask.h"
 #include "simd_mtd.h"
 #include "simd_sap.h"
+#include "simd_slab.h"
 #include "simd_sprite.h"
 #include "simd_sweep.h"
 
@@ -52,6 +53,8 @@ const col__backend COL_TABLE = {
             .segment_spheres = simd_segment_spheres,
             .sap_run = simd_sap_run,
             .segment_spheres_robust = simd_segment_spheres_robust,
+            .sweep_aabb2 = simd_sweep_aabb2,
+            .sweep_aabb3 = simd_sweep_aabb3,
         },
     .sap_sweep = simd_sap_sweep,
     .sap_unpack = COL_SAP_UNPACK,

@@ -22,6 +22,10 @@ static inline vf vf_sub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
 static inline vf vf_mul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
 static inline vf vf_div(vf a, vf b) { return simde_mm512_div_ps(a, b); }
 static inline vf vf_sqrt(vf a) { return simde_mm512_sqrt_ps(a); }
+/* a > b ? a : b and a < b ? a : b: vmaxps/vminps exactly (the second operand on NaN and on
+ * equal zeros); the operand order is part of the contract (simd/simd_common.h). */
+static inline vf vf_max(vf a, vf b) { return simde_mm512_max_ps(a, b); }
+static inline vf vf_min(vf a, vf b) { return simde_mm512_min_ps(a, b); }
 static inline vm vf_lt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
 static inline vm vf_le(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
 static inline vm vf_gt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }

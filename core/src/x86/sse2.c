@@ -19,6 +19,10 @@ static inline vf vf_sub(vf a, vf b) { return simde_mm_sub_ps(a, b); }
 static inline vf vf_mul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
 static inline vf vf_div(vf a, vf b) { return simde_mm_div_ps(a, b); }
 static inline vf vf_sqrt(vf a) { return simde_mm_sqrt_ps(a); }
+/* a > b ? a : b and a < b ? a : b: maxps/minps exactly (the second operand on NaN and on
+ * equal zeros); the operand order is part of the contract (simd/simd_common.h). */
+static inline vf vf_max(vf a, vf b) { return simde_mm_max_ps(a, b); }
+static inline vf vf_min(vf a, vf b) { return simde_mm_min_ps(a, b); }
 static inline vm vf_lt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }
 static inline vm vf_le(vf a, vf b) { return simde_mm_cmple_ps(a, b); }
 static inline vm vf_gt(vf a, vf b) { return simde_mm_cmpgt_ps(a, b); }
