@@ -39,7 +39,9 @@ static inline col__slab_prep col__slab_prepare(unsigned dims, const float *mover
     if (!isfinite(mover_min[a]) || !isfinite(mover_max[a]) || !isfinite(move[a]) ||
         !(mover_min[a] <= mover_max[a]))
       g.valid = false;
-    g.inv[a] = 1.0f / move[a];
+    /* 1 / +-0 is +-inf by IEEE 754; taken without the division, which the sanitized builds
+     * trap (-fsanitize=float-divide-by-zero): the same value either way. */
+    g.inv[a] = move[a] != 0.0f ? 1.0f / move[a] : copysignf(INFINITY, move[a]);
     g.pos[a] = g.inv[a] > 0.0f;
     g.norg[a] = g.pos[a] ? mover_max[a] : mover_min[a];
     g.forg[a] = g.pos[a] ? mover_min[a] : mover_max[a];

@@ -23,6 +23,7 @@ bugs=(
   "sprite-last-lane@core/src/simd/simd_sprite.h@sprite@s/r.col = col + (size_t)__builtin_ctz(bits);/r.col = col + (size_t)(31 - __builtin_clz(bits));/@first colliding pixel taken from the last lane"
   "sweep-robust-drops-z@core/src/simd/simd_sweep.h@sweep@s/vf_mul(ez, ez)));/vf_mul(ez, k->zero)));/@the robust sweep's miss distance loses its z term (SIMD backends)"
   "sweep-robust-is-recipe@core/src/sweep_ref.h@sweep@s/q = r2 - ((e.x \* e.x + e.y \* e.y) + e.z \* e.z);/q = (r2 + s * s) - d2 + (e.x - e.x);/@the robust reference computes the recipe's q (far spheres decided on rounding noise)"
+  "slab-max-nan@core/src/x86/sse2.c@slab@s/static inline vf vf_max(vf a, vf b) { return simde_mm_max_ps(a, b); }/static inline vf vf_max(vf a, vf b) { return simde_mm_max_ps(b, a); }/@the slab test's running entry time with maxps's operands swapped: a NaN entry time (on a box's plane, moving parallel to it) wins instead of being ignored (sse2, sse2-emu)"
   "sweep-negative-zero@core/src/simd/simd_sweep.h@sweep@s/vf_add(tt, k->zero)/tt/@t = -0.0 is no longer turned into +0.0"
   "sap-sorted-by-max@core/src/broadphase/sap/sort.c@broadphase@s/const col__u4 bits = (col__u4)x0,/const col__u4 bits = (col__u4)load4(hx + i),/@sweep and prune sorts on max x instead of min x"
   "mask-shift-carry@core/src/simd/simd_mask.h@mask@s/vq_sll(b_next, 64u - shift)/vq_sll(b_next, 65u - shift)/@mask words lose the bit carried across the 64-bit boundary when b is shifted by 1 (SIMD backends)"
