@@ -172,9 +172,10 @@ USER_O ?= $(O)
 user_obj = $(USER_O)/obj/user/$(subst /,_,$(abspath $(word $(1),$(USER_FILES)))).o
 USER_OBJ := $(USER_O)/obj/user/register.o $(foreach i,$(USER_IDS),$(call user_obj,$(i)))
 HARNESS_INC := -Iharness
-# The exact segment-against-sphere oracle (GMP) of the unit tests, fuzzers and sweep study;
-# in fuzzing builds it is left out of libFuzzer's coverage (it is the judge, not the subject).
-HARNESS_OBJ := $(O)/obj/harness/sweep_exact.o
+# The exact oracles (GMP) of the unit tests, fuzzers and sweep study: segment against sphere
+# and against box; in fuzzing builds they are left out of libFuzzer's coverage (they are the
+# judges, not the subject).
+HARNESS_OBJ := $(O)/obj/harness/sweep_exact.o $(O)/obj/harness/slab_exact.o
 HARNESS_LIBS := -lgmp
 $(HARNESS_OBJ): $(O)/obj/harness/%.o: harness/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -77,6 +77,7 @@ bash scripts/build/user-register.sh ${USER_KERNELS:-} >"$obj/user_register.c"
 $CC $flags $harness_inc -c "$obj/user_register.c" -o "$obj/user_register.o"
 $CC $flags $harness_inc -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
 $CC $flags $harness_inc -c harness/sweep_exact.c -o "$obj/sweep_exact.o"
+$CC $flags $harness_inc -c harness/slab_exact.c -o "$obj/slab_exact.o"
 targets=$(bash scripts/fuzz/fuzz-targets.sh)
 for target in $targets; do
   $CC $flags $harness_inc -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
@@ -87,7 +88,7 @@ for target in $targets; do
     $CC $flags $harness_inc -c "$src" -o "$obj/fuzz_${target}_$(basename "$src" .c).o"
     parts+=("$obj/fuzz_${target}_$(basename "$src" .c).o")
   done
-  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "${parts[@]}" "$obj/fuzz_common.o" "$obj/sweep_exact.o" \
+  ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "${parts[@]}" "$obj/fuzz_common.o" "$obj/sweep_exact.o" "$obj/slab_exact.o" \
     "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE $(bash scripts/fuzz/fuzz-targets.sh link-flags) \
     $harness_libs -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
