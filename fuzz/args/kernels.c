@@ -1,4 +1,5 @@
-/* Argument fuzzing of the kernels: box queries, minimum translation, circles, segments, sprites,
+/* Argument fuzzing of the kernels: box queries, minimum translation, circles, segments (against
+ * spheres and boxes), sprites,
  * masks and pixel movement (see fuzz_args.c). */
 #include "args.h"
 
@@ -131,8 +132,66 @@ void fa_circle_batch(fz_reader *r, bool elastic) {
   for (int k = 0; k < 10; k++) free(f[k]);
 }
 
+/* The slab calls (collide/slab.h: NULL (set, out, or an array with count > 0), SIZE (count >
+ * UINT32_MAX), ARGUMENT (touch)), reached through bit 5 of the segment operation's flags. A
+ * second byte: bit 0 3D, bit 1 the moving box's form, bits 2-3 NULL for arrays 4 and 5. */
+static void slab_call(float *const f[6], size_t n, unsigned dims, bool box, bool set_null,
+                      bool out_null, col_touch t, unsigned applies) {
+  const col_vec3 p = {0, 0, 0}, q = {1, 1, 1};
+  if (dims == 3) {
+    const col_aabb3_soa set = {f[0], f[1], f[2], f[3], f[4], f[5], n};
+    col_aabb3_hit out;
+    memset(&out, CANARY, sizeof out);
+    const col_aabb3_soa *s = set_null ? NULL : &set;
+    col_aabb3_hit *o = out_null ? NULL : &out;
+    const col_status st = box ? col_sweep_aabb3_first((col_aabb3){p, q}, q, s, t, o)
+                              : col_segment_aabb3_first(p, q, s, t, o);
+    fa_judge(box ? "col_sweep_aabb3_first" : "col_segment_aabb3_first", st, applies,
+             fa_untouched(&out, sizeof out));
+    return;
+  }
+  const col_aabb2_soa set = {f[0], f[1], f[2], f[3], n};
+  col_aabb2_hit out;
+  memset(&out, CANARY, sizeof out);
+  const col_aabb2_soa *s = set_null ? NULL : &set;
+  col_aabb2_hit *o = out_null ? NULL : &out;
+  const col_vec2 p2 = {0, 0}, q2 = {1, 1};
+  const col_status st = box ? col_sweep_aabb2_first((col_aabb2){p2, q2}, q2, s, t, o)
+                            : col_segment_aabb2_first(p2, q2, s, t, o);
+  fa_judge(box ? "col_sweep_aabb2_first" : "col_segment_aabb2_first", st, applies,
+           fa_untouched(&out, sizeof out));
+}
+
+/* The slab calls (collide/slab.h: NULL (set, out, or an array with count > 0), SIZE (count >
+ * UINT32_MAX), ARGUMENT (touch)), reached through bit 5 of the segment operation's flags. A
+ * second byte: bit 0 3D, bit 1 the moving box's form, bits 2-3 NULL for arrays 4 and 5. */
+static void fa_slab(fz_reader *r, uint8_t nulls) {
+  const uint8_t form = fz_u8(r);
+  const int touch = fa_enum(r);
+  const size_t n = fa_count(r);
+  const unsigned dims = form & 1 ? 3 : 2;
+  float *f[6] = {NULL};
+  bool arrays = true;
+  for (unsigned k = 0; k < 2 * dims; k++) {
+    const bool null = k < 4 ? nulls & (1u << k) : form & (1u << (k - 2));
+    arrays = (f[k] = fa_floats(r, n, null)) && arrays;
+  }
+  const bool set_null = nulls & 0x40, out_null = nulls & 0x80;
+  unsigned applies = 0;
+  if (set_null || out_null || (n > 0 && !arrays)) applies |= ERR(COL_ERR_NULL);
+  if (n > UINT32_MAX) applies |= ERR(COL_ERR_SIZE);
+  if (!fa_valid01(touch)) applies |= ERR(COL_ERR_ARGUMENT);
+  if (applies != 0 || fa_fits(n))
+    slab_call(f, n, dims, form & 2, set_null, out_null, (col_touch)touch, applies);
+  for (unsigned k = 0; k < 6; k++) free(f[k]);
+}
+
 void fa_segment_spheres(fz_reader *r) {
   const uint8_t nulls = fz_u8(r);
+  if (nulls & 0x20) {
+    fa_slab(r, nulls);
+    return;
+  }
   const size_t n = fa_count(r);
   float *f[4];
   bool arrays = true;
