@@ -53,11 +53,12 @@ typedef struct col_aabb2_hit {
  * 5. t = N when N > 0, else +0.0; the normal is the entry axis's when there is one and N >= 0
  *    (-0.0 counts: a start touching the face it moves into); otherwise all +0.0 (starting
  *    inside or sliding on a plane: no face entered). Ties between axes go to the lowest (x).
- * Rounding: each near and far carries three roundings (two subtractions, the product) and the
- * reciprocal's, so t is within 5u of the exact entry time (relative, u = 2^-24), and the
- * decision is exact except within that of an edge or corner (a near and a far within
- * 5u (|near| + |far|) of each other), of t = 1, or where a time overflows or underflows (see
- * col_segment_aabb3). */
+ * Rounding: each near and far is (plane - face) * (1 / move), three roundings (four for a
+ * segment, whose move to - from is rounded too), so it is within about 4u of the exact time
+ * (relative, u = 2^-24): t is that close to the exact entry time, and the decision is the
+ * exact one except near an edge or corner (a near and a far nearly equal), near t = 1, or where
+ * a time overflows or underflows. col_segment_aabb3 states the bound the tests check.
+ * 2D: the same on x and y. */
 col_aabb3_hit col_sweep_aabb3(col_aabb3 mover, col_vec3 move, col_aabb3 box, col_touch touch);
 col_aabb2_hit col_sweep_aabb2(col_aabb2 mover, col_vec2 move, col_aabb2 box, col_touch touch);
 
@@ -66,10 +67,10 @@ col_aabb2_hit col_sweep_aabb2(col_aabb2 mover, col_vec2 move, col_aabb2 box, col
  * move: miss). The XNA bullet's test against boxes: a fast mover's last and current positions.
  * Error bound (checked against exact rational arithmetic by the unit tests and the slab fuzzer,
  * harness/slab_exact.c): with the exact times near*, far* of the real segment (to - from not
- * rounded), when every nonzero coordinate difference (box plane - from, to - from) is in
- * [2^-60, 2^60]: the decision is the exact one unless some near* and far* (or near* and 1)
- * differ by at most 8u (|near*| + |far*|), or a near* ties the entry time within that (then the
- * entry face may be the other one), and when both hit |t - t*| <= 8u t*. */
+ * rounded), when the box is finite and every nonzero coordinate difference (box plane - from,
+ * to - from) is in [2^-60, 2^60]: the decision is the exact one unless some near* and far* (or
+ * near* and 1) differ by at most 8u (|near*| + |far*|), or a near* ties the entry time within that
+ * (then the entry face may be the other one), and when both hit |t - t*| <= 8u t*. */
 col_aabb3_hit col_segment_aabb3(col_vec3 from, col_vec3 to, col_aabb3 box, col_touch touch);
 col_aabb2_hit col_segment_aabb2(col_vec2 from, col_vec2 to, col_aabb2 box, col_touch touch);
 
