@@ -66,7 +66,7 @@ NOT_MUTATED = [
 
 def fuzz_targets():
     """The fuzz targets, as the Makefile finds them (scripts/fuzz/fuzz-targets.sh)."""
-    out = subprocess.run(["bash", os.path.join(ROOT, "scripts", "fuzz-targets.sh")],
+    out = subprocess.run(["bash", os.path.join(ROOT, "scripts", "fuzz", "fuzz-targets.sh")],
                          stdout=subprocess.PIPE, text=True, check=True).stdout
     return out.split()
 
