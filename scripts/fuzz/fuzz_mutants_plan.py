@@ -24,6 +24,8 @@ TARGETS = [
     (r"core/src/move\.c$", ["move", "args"]),
     (r"core/src/sweep\.c$", ["sweep", "args"]),
     (r"core/src/(sweep|segment)", ["sweep"]),
+    (r"core/src/slab\.c$", ["slab", "args"]),
+    (r"core/src/slab_ref\.h$", ["slab"]),
     (r"core/src/circle\.c$", ["circle", "args", "sim"]),
     (r"core/src/circle", ["circle", "sim"]),
     (r"core/src/broadphase/pairs\.c$", ["broadphase", "parallel", "args", "sim"]),
@@ -44,6 +46,7 @@ TARGETS = [
     (r"core/src/simd/simd_sprite\.h$", ["sprite"]),
     (r"core/src/simd/simd_mask\.h$", ["mask"]),
     (r"core/src/simd/simd_sweep\.h$", ["sweep"]),
+    (r"core/src/simd/simd_slab\.h$", ["slab"]),
     (r"core/src/simd/simd_circle\.h$", ["circle"]),
     (r"core/src/simd/simd_common\.h$", ["aabb", "mtd", "sweep"]),
 ]
