@@ -5,10 +5,10 @@
  *   faces (a handful of boxes hit, almost all rejected).
  * - slab/sweep2/<backend>/tiles: a tile level, 16-unit tiles on a grid 256 cells wide, a
  *   quarter of the cells solid, filled row by row until N tiles; 64 moving player boxes (12 x 28
- *   units, moved by up to 4 tiles a step, the open rule: a platformer's step). A bullet through
- *   the level (col_segment_aabb2_first) is the same kernel with a point box: the same cost, so
- *   it has no rows of its own (SEGMENT2 below keeps it one edit away; the suites' time is
- *   budgeted). */
+ *   units, moved by up to 4 tiles a step, the open rule: a platformer's step).
+ * - slab/segment2/<backend>/tiles: bullets through the same level (col_segment_aabb2_first),
+ *   64 segments of 23 tiles from the players' places: the same kernel with a point box, longer
+ *   moves. */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -108,9 +108,11 @@ static void run(gb_state *st, const char *backend, slab_variant variant) {
 
 static void segment3(gb_state *st, void *user) { run(st, user, SEGMENT3); }
 static void sweep2(gb_state *st, void *user) { run(st, user, SWEEP2); }
+static void segment2(gb_state *st, void *user) { run(st, user, SEGMENT2); }
 
 void bench_register_slab(void);
 void bench_register_slab(void) {
   bench_register(COL_KERNEL_SWEEP_AABB3, "slab", "segment3", "cloud", segment3, false);
   bench_register(COL_KERNEL_SWEEP_AABB2, "slab", "sweep2", "tiles", sweep2, false);
+  bench_register(COL_KERNEL_SWEEP_AABB2, "slab", "segment2", "tiles", segment2, false);
 }

@@ -21,6 +21,9 @@ TARGETS = [
     ("sprite", "count", "noise50", 256, "avx512", 10.0),
     ("sweep", "spheres", "uniform", 4096, "avx2", 5.0),
     ("sweep", "spheres", "uniform", 4096, "avx512", 8.0),
+    ("slab", "segment3", "cloud", 4096, "avx2", 6.0),
+    ("slab", "segment3", "cloud", 4096, "avx512", 10.0),
+    ("slab", "sweep2", "tiles", 4096, "avx2", 4.0),
 ]
 # The headline rows of the machines-side-by-side table: what the fastest native backend buys
 # over scalar, per kernel, at one size.
@@ -32,6 +35,8 @@ HEADLINES = [
     ("mask", "count", "noise50", 256),
     ("sweep", "spheres", "uniform", 4096),
     ("circle", "squared", "uniform", 4096),
+    ("slab", "segment3", "cloud", 4096),
+    ("slab", "sweep2", "tiles", 4096),
 ]
 ABSOLUTE_TARGETS = [  # max TSC cycles per box
     ("aabb2", "soa", "uniform", 4096, "avx512", 0.3),
