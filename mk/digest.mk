@@ -33,8 +33,10 @@ $(DIGESTBIN): $(DIGEST_OBJ) $(USER_OBJ) $(LIB)
 # DIGEST_ARGS passes options (--kernel, --backend, --inputs, ...; collide-digest --help).
 digest: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory $(DIGESTBIN)
-	@$(DIGESTBIN) --progress $(DIGEST_ARGS) > $(O)/digest.txt.tmp && mv $(O)/digest.txt.tmp $(O)/digest.txt; \
-	  rc=$$?; cat $(O)/digest.txt 2>/dev/null; echo "digest: written to $(O)/digest.txt"; exit $$rc
+	@if $(DIGESTBIN) --progress $(DIGEST_ARGS) > $(O)/digest.txt.tmp; then \
+	  mv $(O)/digest.txt.tmp $(O)/digest.txt; cat $(O)/digest.txt; echo "digest: written to $(O)/digest.txt"; \
+	else rc=$$?; rm -f $(O)/digest.txt.tmp; \
+	  echo "digest: failed (exit $$rc); $(O)/digest.txt left as it was" >&2; exit $$rc; fi
 
 # This build against the committed golden digest (part of make test, in build/test).
 digest-check: $(DIGESTBIN)

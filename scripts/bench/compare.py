@@ -92,6 +92,9 @@ def parse(argv):
         die(f"--reps {opts['reps']}: not a number")
     if opts["reps"] < 1:
         die("--reps must be at least 1")
+    if opts["mode"] in ("backends", "patterns") and opts["pos"][0] == opts["pos"][1]:
+        die(f"--{opts['mode']} {opts['pos'][0]} {opts['pos'][1]}: both sides are the same (one set of "
+            "runs would be compared with itself); name two different ones")
     if opts["mode"] in ("files", "digest") and opts["given"] & {"reps", "suite", "filter"}:
         die(f"--{sorted(opts['given'] & {'reps', 'suite', 'filter'})[0]} applies to runs (--backends, "
             "--patterns, --build), not to two files that already hold their results")

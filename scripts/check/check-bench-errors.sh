@@ -148,10 +148,12 @@ assert row and "met" in row.group(1) and "not measured" in row.group(2), row and
 print(f"bench-check: a report of two machines shows both side by side ({', '.join(columns)}): ok")
 PY
 
-# 6. scripts/compare.
+# 6. scripts/bench/compare.py.
 printf 'not json\n' > "$work/not.json"
 expect_fail "compare on a file that is not JSON" "not.json: not a Google Benchmark JSON file" \
   "$python" scripts/bench/compare.py "$work/not.json" "${runs[0]}"
+expect_fail "compare with the same backend on both sides" "both sides are the same" \
+  "$python" scripts/bench/compare.py --backends scalar scalar
 head -c $(($(wc -c < "${runs[0]}") / 2)) "${runs[0]}" > "$work/cut.json.xz"
 expect_fail "compare on a cut compressed file" "cut.json.xz: not a Google Benchmark JSON file" \
   "$python" scripts/bench/compare.py "$work/cut.json.xz" "${runs[0]}"

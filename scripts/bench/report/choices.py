@@ -38,8 +38,8 @@ def user_section(table, kinds):
     if not users and not algorithms:
         return []
     lines = ["### Your kernels", "",
-             "Rows of user kernels brought in with `USER_KERNELS` (README, \"Fuzz and time your own "
-             "kernel\"), against ours in the same run, at the largest size both ran:", "",
+             "Rows of user kernels brought in with `USER_KERNELS` (docs/user-kernels.md), against ours in "
+             "the same run, at the largest size both ran:", "",
              "| kernel | yours | size | your items/s | ÷ scalar | ÷ our fastest |", "|---|---|---|---|---|---|"]
     for key in sorted(table):
         rows = table[key]
