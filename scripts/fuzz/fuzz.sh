@@ -303,6 +303,8 @@ for target in "${targets[@]}"; do
   # (A -fork parent's own final count is 0: its jobs ran the inputs; take the larger.)
   execs=${execs:--}
   [ "${total_execs:-0}" -eq 0 ] || { [ "$execs" != - ] && [ "$total_execs" -le "$execs" ]; } || execs=$total_execs
+  # (A -fork parent's last line reads 0 exec/s once its jobs are done: the run's mean instead.)
+  if [ "$execs" != - ] && [ "$elapsed" -gt 0 ] && [ "${eps:-0}" = 0 ]; then eps=$((execs / elapsed)); fi
   result=ok
   if [ -n "$first" ]; then
     result=FAILED
