@@ -108,6 +108,8 @@ size_t col__bp_query_run(const col__bp *bp, col_aabb3 query, const float *const 
  * initial content), stable, LSD radix with 8-bit digits under 4,096 entries and 11-bit digits
  * from there; `scratch` holds 2n entries (radix.c). */
 void col__radix_sort32(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch);
+/* Keys sorted by bucket put in order (sap/sort.c): insertion, the radix sort past 2m shifts. */
+void col__sap_sort_fix(uint32_t *keys, uint32_t *order, size_t m, uint32_t *scratch);
 
 /* A float's bits mapped so that unsigned order is float order (-0.0 just below +0.0). */
 static inline uint32_t col__float_key(float f) {

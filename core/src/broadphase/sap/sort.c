@@ -7,6 +7,25 @@
 #include <math.h>
 #include <string.h>
 
+/* Bucketed keys are in order but within a bucket: an insertion pass puts them in order, and
+ * hands over to the radix sort (scratch: 2m words) once it has shifted more than 2m places. */
+void col__sap_sort_fix(uint32_t *keys, uint32_t *order, size_t m, uint32_t *scratch) {
+  size_t moved = 0;
+  for (size_t r = 1; r < m; r++) {
+    const uint32_t key = keys[r];
+    if (key >= keys[r - 1]) continue;
+    const uint32_t o = order[r];
+    size_t p = r;
+    do keys[p] = keys[p - 1], order[p] = order[p - 1], p--;
+    while (p > 0 && keys[p - 1] > key);
+    keys[p] = key, order[p] = o, moved += r - p;
+    if (moved > 2 * m) {
+      col__radix_sort32(keys, order, m, scratch);
+      return;
+    }
+  }
+}
+
 /* Bucket sort on min x (32 boxes or more, with a finite spread): one bucket per box over the range,
  * a monotonic map (sub, mul, clamp: a larger value never gets a lower bucket), so only boxes
  * of one bucket can be out of order after the scatter, and an insertion pass on the keys puts
@@ -71,20 +90,7 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
     const uint32_t to = at[bucket[r]]++;
     keys[to] = tkey[r], order[to] = tord[r];
   }
-  size_t moved = 0;
-  for (size_t r = 1; r < m; r++) {
-    const uint32_t key = keys[r];
-    if (key >= keys[r - 1]) continue;
-    const uint32_t o = order[r];
-    size_t p = r;
-    do keys[p] = keys[p - 1], order[p] = order[p - 1], p--;
-    while (p > 0 && keys[p - 1] > key);
-    keys[p] = key, order[p] = o, moved += r - p;
-    if (moved > 2 * m) {
-      col__radix_sort32(keys, order, m, scratch);
-      break;
-    }
-  }
+  col__sap_sort_fix(keys, order, m, scratch);
   return m;
 }
 

@@ -85,21 +85,8 @@ static void sort_segment(const sort_job *j, size_t c, uint32_t *cnt) {
   }
   /* Only boxes of one fine bucket can be out of order now (as in the sequential sort). */
   const size_t m = e - s;
-  size_t moved = 0;
-  for (size_t r = 1; r < m; r++) {
-    const uint32_t key = keys[r];
-    if (key >= keys[r - 1]) continue;
-    const uint32_t o = order[r];
-    size_t p = r;
-    do keys[p] = keys[p - 1], order[p] = order[p - 1], p--;
-    while (p > 0 && keys[p - 1] > key);
-    keys[p] = key, order[p] = o, moved += r - p;
-    if (moved > 2 * m) {
-      /* The segment's triples are spent: their 3m words hold the radix sort's 2m. */
-      col__radix_sort32(keys, order, m, j->trip + 3 * s);
-      break;
-    }
-  }
+  /* The segment's triples are spent: their 3m words hold the radix sort's 2m. */
+  col__sap_sort_fix(keys, order, m, j->trip + 3 * s);
 }
 
 static void segment_task(void *context, uint32_t t) {
