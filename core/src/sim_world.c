@@ -38,14 +38,45 @@ void col_world_destroy(col_world *w) {
   *w = (col_world){0};
 }
 
-/* Entity i's gravity and move, exactly as the step does them. */
-static void world_advance(col_world *w, size_t i, float dt) {
+/* Entity i's sweep of move (one axis's, the other component +0) against the entities of list
+ * (ascending; NULL: every entity), sims.h's rule: the earliest hit that enters a face, ties to
+ * the lowest index; a start already inside a box is the MTD pass's to resolve. */
+static col_aabb2_hit world_sweep(const col_world *w, size_t i, col_vec2 move, const uint32_t *list,
+                                 size_t len) {
+  col_aabb2_hit best = {false, 0, {0, 0}, COL_INDEX_NONE};
+  for (size_t k = 0; k < len; k++) {
+    const size_t j = list != NULL ? list[k] : k;
+    if (j == i) continue;
+    const col_aabb2_hit h = col_sweep_aabb2(w->box[i], move, w->box[j], COL_TOUCH_SEPARATES);
+    if (h.hit && (h.normal.x != 0 || h.normal.y != 0) && (!best.hit || h.t < best.t)) best = h;
+  }
+  return best;
+}
+
+/* Whether a move of d on an axis where the box's side is `side` is swept (sims.h). */
+static bool world_fast(float sweep_above, float d, float side) {
+  return sweep_above > 0 && col__absf(d) > sweep_above * side;
+}
+
+/* Entity i's gravity and move, exactly as the step does them: with the sweep on, x's move and
+ * then y's, each swept against the entities of list (see world_sweep) when it is fast. Without
+ * a sweep these are the same float operations as moving both axes at once. */
+static void world_advance(col_world *w, size_t i, float dt, const uint32_t *list, size_t len) {
   col_vec2 *v = &w->velocity[i];
   v->x = v->x + w->gravity.x * w->weight[i];
   v->y = v->y + w->gravity.y * w->weight[i];
-  const float dx = v->x * dt, dy = v->y * dt;
+  float dx = v->x * dt, dy = v->y * dt;
   col_aabb2 *b = &w->box[i];
-  b->min.x += dx, b->max.x += dx, b->min.y += dy, b->max.y += dy;
+  if (world_fast(w->sweep_above, dx, b->max.x - b->min.x)) {
+    const col_aabb2_hit h = world_sweep(w, i, (col_vec2){dx, 0}, list, len);
+    if (h.hit) dx = h.t * dx, v->x = 0;
+  }
+  b->min.x += dx, b->max.x += dx;
+  if (world_fast(w->sweep_above, dy, b->max.y - b->min.y)) {
+    const col_aabb2_hit h = world_sweep(w, i, (col_vec2){0, dy}, list, len);
+    if (h.hit) dy = h.t * dy, v->y = 0;
+  }
+  b->min.y += dy, b->max.y += dy;
 }
 
 /* Resolves entity i against j; returns how far i moved (0 when apart). */
@@ -65,7 +96,7 @@ static float world_resolve(col_world *w, size_t i, size_t j, col_sim_stats *st) 
 
 static void world_naive(col_world *w, float dt, col_sim_stats *st) {
   for (size_t i = 0; i < w->count; i++) {
-    world_advance(w, i, dt);
+    world_advance(w, i, dt, NULL, w->count);
     for (size_t j = 0; j < w->count; j++)
       if (j != i) world_resolve(w, i, j, st);
   }
@@ -211,12 +242,17 @@ static col_status world_broadphase(col_world *w, float dt, col_broadphase algori
   const uint32_t *list;
   size_t len;
   for (uint32_t i = 0; i < n && status == COL_OK; i++) {
-    world_advance(w, i, dt);
     /* The candidates' turn: i's box stays inside its grown box while it moves no further than
-     * its limit, so only entities whose (grown or, once wild, final) box meets i's grown box
-     * can touch it. */
+     * its limit (a swept move ends between its start and its whole move: inside too), so only
+     * entities whose (grown or, once wild, final) box meets i's grown box can touch it, by the
+     * sweep or the MTD. The lookup does not read i's box: the move may come after it. When it
+     * fails, i moves unswept (the state sims.h gives such a step without the sweep). */
     status = world_partners(s, i, -1, s->box[0][i], s->box[1][i], s->box[2][i], s->box[3][i],
                             w->box, true, &list, &len);
+    if (status == COL_OK)
+      world_advance(w, i, dt, list, len);
+    else
+      world_advance(w, i, dt, NULL, 0);
     float moved = 0;
     int64_t last = -1;
     bool wild = false;

@@ -336,7 +336,7 @@ Test(sim, errors) {
   holes = b, holes.x = NULL;
   cr_expect_eq(col_balls_step(&holes, COL_SIM_NAIVE, COL_BROADPHASE_SAP, NULL), COL_ERR_NULL);
   const col_balls none = {NULL, NULL, NULL, NULL, NULL, 0, 10, 10, NULL};
-  const col_world nobody = {NULL, NULL, NULL, 0, {0, 1}, NULL};
+  const col_world nobody = {NULL, NULL, NULL, 0, {0, 1}, NULL, 0};
   for (int pairing = 0; pairing < 2; pairing++) {
     col_balls empty = none;
     cr_expect_eq(col_balls_step(&empty, (col_sim_pairs)pairing, COL_BROADPHASE_SAP, NULL), COL_OK,

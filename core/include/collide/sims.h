@@ -64,6 +64,13 @@ typedef struct col_world {
   size_t count;
   col_vec2 gravity;
   struct col__sim_scratch *scratch;
+  /* Fast movers (col_world_step): 0, as col_world_create leaves it, turns the sweep off and
+   * keeps the seed's step bit for bit; so do a negative and a NaN value. A value s > 0 sweeps
+   * the move of an entity on an axis where the move is longer than s times its box's side
+   * (0.5 sweeps every move long enough to carry a box's centre past a wall's centre, whatever
+   * the wall's thickness: there the MTD would push it out the far side, a tunnel). Set it
+   * after create. */
+  float sweep_above;
 } col_world;
 
 /* Zeroed arrays for `count` entities. Errors as col_balls_create (*out untouched). */
@@ -72,7 +79,8 @@ void col_world_destroy(col_world *world);
 
 /* The seed's World.Update: for each entity i in order, velocity += gravity * weight (per
  * axis), then the box moves by velocity * dt (the product once per axis, added to min and
- * max), then for every other entity j in ascending order, m = col_aabb2_mtd(box i, box j);
+ * max; with the sweep on, see below), then for every other entity j in ascending order,
+ * m = col_aabb2_mtd(box i, box j);
  * when m.hit (the seed's "displacement != 0"), the response (the seed leaves it to the
  * sample; ours): box i moves by m.d on the axis m.d is on (min and max), and its velocity
  * on that axis becomes 0. Only entity i moves during its turn. Errors as col_balls_step, with
@@ -82,7 +90,26 @@ void col_world_destroy(col_world *world);
  * gives them, entities after k are unchanged, entity k has moved and been pushed by some of
  * its partners, and `stats` has been added what the turns made so far counted (the collisions
  * of the entities before k and some of k's, their tests, any fallback; nothing is reset).
- * Call destroy, or step again (the frame is then not the naive step's). */
+ * Call destroy, or step again (the frame is then not the naive step's).
+ * The sweep (world->sweep_above = s > 0): entity i's move d = velocity * dt (the products as
+ * above, after gravity) is made per axis, x then y. On axis a, with side = box.max.a -
+ * box.min.a of i's box as it is then (float subtraction), the move is fast when
+ * |d.a| > s * side (float product). A fast move is swept: for every other entity j in
+ * ascending order, col_sweep_aabb2(box i, move, box j, COL_TOUCH_SEPARATES) with move = (d.x,
+ * +0) on x, (+0, d.y) on y; a hit counts when it enters a face (normal not all zero: a start
+ * already overlapping j is left to the MTD pass; under the open rule a box sliding along j's
+ * face, or leaving it, is no hit, and one touching it and moving into it hits at t = 0); the
+ * earliest counted hit wins, ties to the lowest j (what col_sweep_aabb2_first gives over the other
+ * boxes, minus the starts inside). On a hit at time t, d.a becomes t * d.a (float product) and i's
+ * velocity on a becomes 0. Then min.a and max.a move by d.a, whether swept, cut or neither (a move
+ * that is not fast, or a sweep that hits nothing, is the seed's move, bit for bit), and the y axis
+ * follows, from where x's move left the box. The MTD pass then runs unchanged (it pushes out what
+ * the cut's rounding left inside, and every start inside). So a box stops at the first wall its
+ * move reaches however thin the wall; the rest of the move on that axis is lost for the frame (no
+ * bounce), the other axis still moves. The boxes the sweep meets are as the step has left them so
+ * far: entities before i at their new places, those after at their old ones. The sweeps are not
+ * counted in `stats` (tests and contacts are the MTD pass's). The broadphase step sweeps the
+ * same partners: a swept move stays within i's grown box, so its candidates cover it. */
 col_status col_world_step(col_world *world, float dt, col_sim_pairs pairing,
                           col_broadphase algorithm, col_sim_stats *stats);
 
