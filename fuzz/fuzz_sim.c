@@ -13,7 +13,9 @@
  * speed byte 16); then objects while the input lasts, the rest from the seed: balls x, y, vx, vy,
  * radius; entities min x, min y, width, height, vx, vy (tagged floats, radii and sizes made
  * non-negative, except that a world input whose kind byte has bit 1 set keeps the sizes' signs:
- * inverted boxes, legal input, whose negative sides once made the world's margins negative). */
+ * inverted boxes, legal input, whose negative sides once made the world's margins negative).
+ * A world input whose kind byte has bit 2 set turns the sweep for fast movers on
+ * (col_world.sweep_above), the threshold picked by bits 3-4: 1/2, 1/4, 1 or 1/64 of a side. */
 #include "sim/oracle.h"
 #include "sim/sim.h"
 
@@ -166,9 +168,10 @@ static void run_balls(fz_reader *r, size_t n, int frames, uint64_t seed, float s
 }
 
 static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float speed, float size,
-                      bool inverted, uint64_t pick) {
+                      bool inverted, float sweep_above, uint64_t pick) {
   col_world ref;
   if (col_world_create(n, (col_vec2){0, 0.25f * speed}, &ref) != COL_OK) abort();
+  ref.sweep_above = sweep_above; /* fs_world_copy carries it to every copy */
   for (size_t i = 0; i < n; i++) {
     const float x = next(r, &seed, 0, 12 * size), y = next(r, &seed, 0, 9 * size);
     float w = next(r, &seed, 1, size), h = next(r, &seed, 1, size);
@@ -233,6 +236,9 @@ static void run_world(fz_reader *r, size_t n, int frames, uint64_t seed, float s
   col_world_destroy(&ref);
 }
 
+/* The world's sweep thresholds (col_world.sweep_above) an input picks from. */
+static const float sweep_thresholds[4] = {0.5f, 0.25f, 1.0f, 0x1p-6f};
+
 static uint8_t or_default(fz_reader *r, uint8_t missing) { return r->n > 0 ? fz_u8(r) : missing; }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -255,6 +261,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (kind % 2 == 0)
     run_balls(&r, n, frames, seed, speed, scale, (uint8_t)(kind >> 1), pick);
   else
-    run_world(&r, n, frames, seed, speed, scale, (kind >> 1 & 1) != 0, pick);
+    run_world(&r, n, frames, seed, speed, scale, (kind >> 1 & 1) != 0,
+              (kind >> 2 & 1) ? sweep_thresholds[kind >> 3 & 3] : 0.0f, pick);
   return 0;
 }

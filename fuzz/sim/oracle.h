@@ -9,7 +9,8 @@
  * that overlaps answered with the elastic response; returns the collisions. */
 uint64_t fs_balls_oracle(col_balls *b);
 
-/* The world's naive step as sims.h defines it; returns the collisions, and adds each entity's
+/* The world's naive step as sims.h defines it (with the sweep when w->sweep_above asks for
+ * it); returns the collisions, and adds each entity's
  * (those of its turn) to per_entity[i] when per_entity is not NULL. */
 uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity);
 

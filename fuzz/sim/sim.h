@@ -14,7 +14,8 @@
 static const col_sim_stats STATS_BEFORE = {1000003, 5000011, 7};
 
 /* A scene's state into another of the same count (made by the same create): the balls'
- * positions, velocities and radii; the entities' boxes, velocities and weights. */
+ * positions, velocities and radii; the entities' boxes, velocities and weights, and the
+ * world's sweep threshold. */
 static inline void fs_balls_copy(col_balls *b, const col_balls *from) {
   float *const dst[5] = {b->x, b->y, b->vx, b->vy, b->radius};
   const float *const src[5] = {from->x, from->y, from->vx, from->vy, from->radius};
@@ -25,6 +26,7 @@ static inline void fs_world_copy(col_world *w, const col_world *from) {
   memcpy(w->box, from->box, from->count * sizeof *w->box);
   memcpy(w->velocity, from->velocity, from->count * sizeof *w->velocity);
   memcpy(w->weight, from->weight, from->count * sizeof *w->weight);
+  w->sweep_above = from->sweep_above;
 }
 
 /* Allocation failures at one frame (starved.c): `before` is the scene before the frame,
