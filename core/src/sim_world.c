@@ -38,16 +38,31 @@ void col_world_destroy(col_world *w) {
   *w = (col_world){0};
 }
 
-/* Entity i's sweep of move (one axis's, the other component +0) against the entities of list
- * (ascending; NULL: every entity), sims.h's rule: the earliest hit that enters a face, ties to
- * the lowest index; a start already inside a box is the MTD pass's to resolve. */
-static col_aabb2_hit world_sweep(const col_world *w, size_t i, col_vec2 move, const uint32_t *list,
-                                 size_t len) {
+/* Entity i's sweep of its move d on one axis (on_x: x, else y; the other component +0)
+ * against the entities of list (ascending; NULL: every entity), sims.h's rule: the earliest
+ * hit that enters a face, ties to the lowest index; a start already inside a box is the MTD
+ * pass's to resolve. */
+static col_aabb2_hit world_sweep(const col_world *w, size_t i, bool on_x, float d,
+                                 const uint32_t *list, size_t len) {
   col_aabb2_hit best = {false, 0, {0, 0}, COL_INDEX_NONE};
+  const col_aabb2 b = w->box[i];
+  const col_vec2 move = on_x ? (col_vec2){d, 0} : (col_vec2){0, d};
+  /* The open rule can hit only boxes that pass two exact compares (a float difference has
+   * the exact one's sign, and 1 / move keeps the move's): on the still axis (move +0:
+   * 1 / move = +inf) a plane difference of either sign gives a time of -inf or +inf and a zero
+   * one NaN, so the box must overlap the mover's band strictly, box.min < mover.max &&
+   * box.max > mover.min there; on the moving axis the exit time must be positive, so the box
+   * must reach past the mover's back face (d > 0: box.max > mover.min; d < 0: box.min <
+   * mover.max). Skipping the others changes no answer and spares most sweeps. */
+  const float lo = on_x ? b.min.y : b.min.x, hi = on_x ? b.max.y : b.max.x;
+  const float back = on_x ? (d > 0 ? b.min.x : b.max.x) : (d > 0 ? b.min.y : b.max.y);
   for (size_t k = 0; k < len; k++) {
     const size_t j = list != NULL ? list[k] : k;
-    if (j == i) continue;
-    const col_aabb2_hit h = col_sweep_aabb2(w->box[i], move, w->box[j], COL_TOUCH_SEPARATES);
+    const col_aabb2 o = w->box[j];
+    const float o_lo = on_x ? o.min.y : o.min.x, o_hi = on_x ? o.max.y : o.max.x;
+    const float o_far = on_x ? (d > 0 ? o.max.x : o.min.x) : (d > 0 ? o.max.y : o.min.y);
+    if (j == i || !(o_lo < hi && o_hi > lo) || !(d > 0 ? o_far > back : o_far < back)) continue;
+    const col_aabb2_hit h = col_sweep_aabb2(b, move, o, COL_TOUCH_SEPARATES);
     if (h.hit && (h.normal.x != 0 || h.normal.y != 0) && (!best.hit || h.t < best.t)) best = h;
   }
   return best;
@@ -68,12 +83,12 @@ static void world_advance(col_world *w, size_t i, float dt, const uint32_t *list
   float dx = v->x * dt, dy = v->y * dt;
   col_aabb2 *b = &w->box[i];
   if (world_fast(w->sweep_above, dx, b->max.x - b->min.x)) {
-    const col_aabb2_hit h = world_sweep(w, i, (col_vec2){dx, 0}, list, len);
+    const col_aabb2_hit h = world_sweep(w, i, true, dx, list, len);
     if (h.hit) dx = h.t * dx, v->x = 0;
   }
   b->min.x += dx, b->max.x += dx;
   if (world_fast(w->sweep_above, dy, b->max.y - b->min.y)) {
-    const col_aabb2_hit h = world_sweep(w, i, (col_vec2){0, dy}, list, len);
+    const col_aabb2_hit h = world_sweep(w, i, false, dy, list, len);
     if (h.hit) dy = h.t * dy, v->y = 0;
   }
   b->min.y += dy, b->max.y += dy;

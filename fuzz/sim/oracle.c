@@ -35,8 +35,12 @@ FZ_ORACLE uint64_t fs_balls_oracle(col_balls *b) {
 
 /* Entity i's move on one axis (0: x, 1: y) as sims.h's sweep makes it: when fast, the
  * earliest hit entering a face of another entity (ties to the lowest index) cuts it to
- * t * d and zeroes the velocity on that axis. Returns the move to make. */
-FZ_ORACLE static float swept_move(col_world *w, size_t i, int axis, float d) {
+ * t * d and zeroes the velocity on that axis. Returns the move to make. Without `every`, the
+ * boxes outside the mover's band on the still axis (no strict overlap there), or wholly behind
+ * its back face on the moving axis, are skipped: the open rule cannot hit them (sim_world.c says
+ * why; the library skips them too, which the inputs that sweep every box check), and the sweeps are
+ * most of a swept input's time. */
+FZ_ORACLE static float swept_move(col_world *w, size_t i, int axis, float d, bool every) {
   const col_aabb2 b = w->box[i];
   const float side = axis == 0 ? b.max.x - b.min.x : b.max.y - b.min.y;
   if (!(w->sweep_above > 0) || !(fabsf(d) > w->sweep_above * side)) return d;
@@ -45,7 +49,13 @@ FZ_ORACLE static float swept_move(col_world *w, size_t i, int axis, float d) {
   float first = 0;
   for (size_t j = 0; j < w->count; j++) {
     if (j == i) continue;
-    const col_aabb2_hit h = col_sweep_aabb2(b, move, w->box[j], COL_TOUCH_SEPARATES);
+    const col_aabb2 o = w->box[j];
+    const bool band =
+        axis == 0 ? o.min.y < b.max.y && o.max.y > b.min.y : o.min.x < b.max.x && o.max.x > b.min.x;
+    const bool ahead = axis == 0 ? (d > 0 ? o.max.x > b.min.x : o.min.x < b.max.x)
+                                 : (d > 0 ? o.max.y > b.min.y : o.min.y < b.max.y);
+    if (!every && !(band && ahead)) continue;
+    const col_aabb2_hit h = col_sweep_aabb2(b, move, o, COL_TOUCH_SEPARATES);
     if (!h.hit || (h.normal.x == 0 && h.normal.y == 0)) continue;
     if (!hit || h.t < first) hit = true, first = h.t;
   }
@@ -57,16 +67,16 @@ FZ_ORACLE static float swept_move(col_world *w, size_t i, int axis, float d) {
   return first * d;
 }
 
-FZ_ORACLE uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity) {
+FZ_ORACLE uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity, bool every) {
   uint64_t contacts = 0;
   for (size_t i = 0; i < w->count; i++) {
     col_vec2 *v = &w->velocity[i];
     v->x = v->x + w->gravity.x * w->weight[i];
     v->y = v->y + w->gravity.y * w->weight[i];
-    const float dx = swept_move(w, i, 0, v->x * dt);
+    const float dx = swept_move(w, i, 0, v->x * dt, every);
     col_aabb2 *b = &w->box[i];
     b->min.x += dx, b->max.x += dx;
-    const float dy = swept_move(w, i, 1, v->y * dt);
+    const float dy = swept_move(w, i, 1, v->y * dt, every);
     b->min.y += dy, b->max.y += dy;
     for (size_t j = 0; j < w->count; j++) {
       if (j == i) continue;

@@ -10,8 +10,9 @@
 uint64_t fs_balls_oracle(col_balls *b);
 
 /* The world's naive step as sims.h defines it (with the sweep when w->sweep_above asks for
- * it); returns the collisions, and adds each entity's
+ * it: every other box swept with every_sweep, else only those the open rule can hit);
+ * returns the collisions, and adds each entity's
  * (those of its turn) to per_entity[i] when per_entity is not NULL. */
-uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity);
+uint64_t fs_world_oracle(col_world *w, float dt, uint64_t *per_entity, bool every_sweep);
 
 #endif

@@ -117,7 +117,7 @@ void fs_world_starved(const col_world *before, const col_world *after, col_broad
   memset(per_entity, 0, n * sizeof *per_entity);
   if (col_world_create(n, before->gravity, &w) != COL_OK) abort();
   fs_world_copy(&w, before);
-  fs_world_oracle(&w, 0.5f, per_entity);
+  fs_world_oracle(&w, 0.5f, per_entity, false);
   col_world_destroy(&w);
   failed = true;
   for (k = 0; failed && k < MAX_STARVED; k++) {
