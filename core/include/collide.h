@@ -49,6 +49,8 @@ typedef enum col_status {
   COL_ERR_EXISTS = -9,      /* a user backend or broadphase of that name is registered */
   COL_ERR_VERSION = -10,    /* a struct of another collide.h version (COL_USER_VERSION) */
   COL_ERR_TASKS = -11,      /* a task system (or collide's thread pool) could not run the work */
+  COL_ERR_FORMAT = -12,     /* a scene file (collide/scene.h) that breaks its format */
+  COL_ERR_IO = -13,         /* a file that could not be opened, read or written */
 } col_status;
 
 /* A short, static, human-readable description of a status ("ok", "NULL pointer", ...). */
@@ -266,6 +268,8 @@ col_status col_segment_spheres_robust(col_vec3 from, col_vec3 to, const col_sphe
 #include "collide/slab.h"
 
 #include "collide/broadphase.h"
+
+#include "collide/scene.h"
 
 #include "collide/parallel.h"
 

@@ -75,6 +75,8 @@ const char *col_status_string(col_status status) {
   case COL_ERR_EXISTS: return "name already registered";
   case COL_ERR_VERSION: return "struct from another version of collide.h";
   case COL_ERR_TASKS: return "task system could not run the work";
+  case COL_ERR_FORMAT: return "file breaks the scene format";
+  case COL_ERR_IO: return "file could not be read or written";
   }
   return "unknown status";
 }

@@ -201,10 +201,10 @@ Test(backend, env_name_is_honoured_and_empty_means_automatic) {
 }
 
 Test(backend, status_strings_are_distinct) {
-  const col_status all[] = {COL_OK,          COL_ERR_NULL,        COL_ERR_SIZE,
-                            COL_ERR_STRIDE,  COL_ERR_OVERFLOW,    COL_ERR_ARGUMENT,
-                            COL_ERR_BACKEND, COL_ERR_UNSUPPORTED, COL_ERR_MEMORY,
-                            COL_ERR_EXISTS,  COL_ERR_VERSION,     COL_ERR_TASKS};
+  const col_status all[] = {
+      COL_OK,           COL_ERR_NULL,    COL_ERR_SIZE,        COL_ERR_STRIDE, COL_ERR_OVERFLOW,
+      COL_ERR_ARGUMENT, COL_ERR_BACKEND, COL_ERR_UNSUPPORTED, COL_ERR_MEMORY, COL_ERR_EXISTS,
+      COL_ERR_VERSION,  COL_ERR_TASKS,   COL_ERR_FORMAT,      COL_ERR_IO};
   const size_t n = sizeof all / sizeof all[0];
   for (size_t i = 0; i < n; i++) {
     cr_assert_gt(strlen(col_status_string(all[i])), 0);
