@@ -312,6 +312,8 @@ include mk/fuzz.mk
 
 include mk/digest.mk
 
+include mk/scene.mk
+
 report: $(DEPS_STAMP)
 	$(PYTHON) scripts/bench/report
 
@@ -320,7 +322,8 @@ format:
 	  core/src/broadphase/*/*.c core/src/broadphase/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
-	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h tools/choice/*.c
+	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h tools/choice/*.c \
+	  tools/scene/*.c
 
 include mk/install.mk
 
@@ -344,4 +347,5 @@ distclean: clean
 # USER_KERNELS list may name a file that is not there.)
 -include $(wildcard $(O)/obj/tools/choice/*.d)
 -include $(CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(USER_OBJ:.o=.d) $(wildcard $(O)/obj/fuzz/*.d $(O)/obj/fuzz/*/*.d \
-  $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d $(O)/obj/tools/soak/*.d $(O)/obj/tools/digest/*.d)
+  $(O)/obj/bench/*.d $(O)/obj/bench/peers/*.d $(O)/obj/tools/soak/*.d $(O)/obj/tools/digest/*.d \
+  $(O)/obj/tools/scene/*.d)

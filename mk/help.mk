@@ -30,6 +30,8 @@ Targets
                  changed on purpose: raise DG_INPUT_SET in tools/digest/digest.h too)
   digest-selftest  show digest-check fails on a seeded one-ulp change in AVX2, naming the
                  kernel, the backend and the input
+  scene-tool     O/collide-scene: convert scene files (a game's boxes, frame after frame)
+                 between their text and binary forms, describe them (docs/scenes.md)
   tsan           the parallel unit tests and the parallel corpus under ThreadSanitizer
                  (build/tsan): any race reported fails it
   tsan-selftest  show make tsan fails on a seeded race, with ThreadSanitizer's report
