@@ -34,8 +34,8 @@ static col_status read_binary(const unsigned char *p, size_t n, col_scene *out,
   if (dims != 2 && dims != 3) return fail_at(e, 12, "dims not 2 or 3", "%llu", dims, 0);
   if (frames == 0) return fail_at(e, 20, "no frame", NULL, 0, 0);
   if (!col__scene_fits(dims, count, frames))
-    return fail_at(e, 16, "scene larger than the limit (2^28 floats)", "%llu boxes x %llu frames",
-                   count, frames);
+    return fail_at(e, 16, "scene larger than the limits (2^20 frames, 2^28 floats)",
+                   "%llu boxes x %llu frames", count, frames);
   const uint64_t floats = (uint64_t)frames * count * 2u * dims;
   const uint64_t payload = floats * 4u, rest = n - COL__SCENE_HEADER;
   if (rest < payload)

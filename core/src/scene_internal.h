@@ -67,12 +67,15 @@ static inline const char *col__scene_box_rule(const float *min, const float *max
   return NULL;
 }
 
-/* Whether frames x count boxes of `dims` stay within COL_SCENE_MAX_FLOATS (and count within
- * the broadphases' 32-bit indices). Each factor is bounded first: the product cannot wrap. */
+/* Whether frames x count boxes of `dims` stay within the limits: count within the broadphases'
+ * 32-bit indices, frames <= COL_SCENE_MAX_FRAMES and frames x max(count, 1) x 2 x dims <=
+ * COL_SCENE_MAX_FLOATS (an empty frame counts as one box: a corrupt frame count of boxless
+ * frames must not make a program that lists the frames allocate gigabytes). Each factor is
+ * bounded first: the product cannot wrap. */
 static inline bool col__scene_fits(unsigned dims, uint64_t count, uint64_t frames) {
-  if (count > UINT32_MAX || count > COL_SCENE_MAX_FLOATS || frames > COL_SCENE_MAX_FLOATS)
+  if (count > UINT32_MAX || count > COL_SCENE_MAX_FLOATS || frames > COL_SCENE_MAX_FRAMES)
     return false;
-  return frames * count * 2u * dims <= COL_SCENE_MAX_FLOATS;
+  return frames * (count > 0 ? count : 1) * 2u * dims <= COL_SCENE_MAX_FLOATS;
 }
 
 /* The text form (scene_text.c). The reader takes the whole file; the writer's frames have been

@@ -68,7 +68,8 @@ static col_status end_frame(text_reader *r) {
   if (r->frames == 0) r->count = r->in_frame;
   r->frames++, r->in_frame = 0;
   if (!col__scene_fits(r->dims, r->count, r->frames))
-    return fail(r, r->line_start, "scene larger than the limit (2^28 floats)", NULL, 0, 0);
+    return fail(r, r->line_start, "scene larger than the limits (2^20 frames, 2^28 floats)", NULL,
+                0, 0);
   return COL_OK;
 }
 
@@ -103,7 +104,8 @@ static col_status box_line(text_reader *r, const unsigned char *s, const unsigne
   if (why != NULL) return fail(r, r->line_start, why, col__scene_on_axis(axis), 0, 0);
   if (!col__scene_fits(r->dims, r->in_frame + 1 > r->count ? r->in_frame + 1 : r->count,
                        r->frames + 1))
-    return fail(r, r->line_start, "scene larger than the limit (2^28 floats)", NULL, 0, 0);
+    return fail(r, r->line_start, "scene larger than the limits (2^20 frames, 2^28 floats)", NULL,
+                0, 0);
   if (r->nboxes == r->cap) {
     const uint64_t cap = r->cap ? 2 * r->cap : 64;
     if (cap * want * sizeof(float) > SIZE_MAX) return COL_ERR_MEMORY;

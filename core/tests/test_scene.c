@@ -252,10 +252,12 @@ static const bad_case bad[] = {
      0, 8},
     {"binary dims 4", NULL, COL_ERR_FORMAT, "dims not 2 or 3", 0, 12},
     {"binary no frame", NULL, COL_ERR_FORMAT, "no frame", 0, 20},
-    {"binary huge counts", NULL, COL_ERR_FORMAT, "scene larger than the limit (2^28 floats)", 0,
-     16},
-    {"binary over the limit", NULL, COL_ERR_FORMAT, "scene larger than the limit (2^28 floats)", 0,
-     16},
+    {"binary huge counts", NULL, COL_ERR_FORMAT,
+     "scene larger than the limits (2^20 frames, 2^28 floats)", 0, 16},
+    {"binary over the limit", NULL, COL_ERR_FORMAT,
+     "scene larger than the limits (2^20 frames, 2^28 floats)", 0, 16},
+    {"binary too many frames", NULL, COL_ERR_FORMAT,
+     "scene larger than the limits (2^20 frames, 2^28 floats)", 0, 16},
     {"binary truncated", NULL, COL_ERR_FORMAT, "truncated", 0, 24 + 8 * 4 - 1},
     {"binary trailing byte", NULL, COL_ERR_FORMAT, "bytes after the last frame", 0, 24 + 8 * 4},
     {"binary NaN", NULL, COL_ERR_FORMAT, "NaN coordinate", 0, 24 + 4 * 4 + 4},
@@ -282,6 +284,8 @@ static size_t case_bytes(size_t i, unsigned char *out) {
     return binary(out, 1, 3, UINT32_MAX, UINT32_MAX, NULL, 0);
   if (strcmp(name, "binary over the limit") == 0) /* 2^24 boxes x 8 frames x 4 floats = 2^29 */
     return binary(out, 1, 2, 1u << 24, 8, NULL, 0);
+  if (strcmp(name, "binary too many frames") == 0) /* empty frames, one too many */
+    return binary(out, 1, 2, 0, (1u << 20) + 1, NULL, 0);
   if (strcmp(name, "binary truncated") == 0) return binary(out, 1, 2, 2, 1, v, 8) - 1;
   if (strcmp(name, "binary trailing byte") == 0) return binary(out, 1, 2, 2, 1, v, 8) + 1;
   if (strcmp(name, "binary NaN") == 0) v[5] = NAN;      /* max x of box 1 */

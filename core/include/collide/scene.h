@@ -35,9 +35,10 @@
  *   - no NaN coordinate (a NaN box never pairs: in a game's dump it is a bug of the dump);
  *   - no inverted box: min <= max on every axis (-0 and +0 are equal; a point or a flat box
  *     is fine, as are infinite bounds: -inf..inf);
- *   - count <= UINT32_MAX (the broadphases' indices) and
- *     frames x count x 2 x dims <= COL_SCENE_MAX_FLOATS (2^28 floats: 1 GiB), checked from the
- *     binary header before anything is allocated, so a corrupt count cannot ask for terabytes;
+ *   - count <= UINT32_MAX (the broadphases' indices), frames <= COL_SCENE_MAX_FRAMES (2^20)
+ *     and frames x max(count, 1) x 2 x dims <= COL_SCENE_MAX_FLOATS (2^28 floats: 1 GiB; an
+ *     empty frame counts as one box), checked from the binary header before anything is
+ *     allocated, so a corrupt count cannot ask for terabytes;
  *   - the reader reads at most COL_SCENE_MAX_BYTES (16 GiB) of a file.
  */
 #ifndef COLLIDE_SCENE_H
@@ -51,6 +52,7 @@
 
 #define COL_SCENE_VERSION    1u
 #define COL_SCENE_MAX_FLOATS ((uint64_t)1 << 28)
+#define COL_SCENE_MAX_FRAMES ((uint64_t)1 << 20)
 #define COL_SCENE_MAX_BYTES  ((uint64_t)1 << 34)
 
 typedef enum col_scene_form {
