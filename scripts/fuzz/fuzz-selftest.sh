@@ -50,6 +50,7 @@ bugs=(
   "any-order-stale-fill@core/src/broadphase/pairs.c@parallel@s/  if (w->at != SIZE_MAX) b->fill\[w->at\] = out->count;/  (void)0;/@the any-order parallel sweep forgets how many pairs a task wrote into a block when it takes the next one (the gaps are closed with a stale count)"
   "par-steal-first@core/src/broadphase/tasks/steal.c@parallel@s/      while (take(s, true, \&c)) {/      while (take(s, false, \&c)) {/@a task that has swept its own part takes another part's chunks from the first instead of the last (the ordered join then puts them after the part's own pairs, out of cell order)"
   "owned-part-row-above@core/src/broadphase/sap/pick.c@parallel@s/(w >> 16 \& \(1u\|one\)) \* /0 * /@the parallel sweep's parts forget the row below when they find a box's last cell: a part leaves out the boxes that start in the row before its cells but reach into them (pairs in the range's first row missed)"
+  "scene-truncation-short@core/src/scene.c@scene@s/  if (rest < payload)/  if (rest + 4 < payload)/@the binary scene reader's truncation check lets a file up to one float short through (it reads past the file's end)"
   "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"
 )
 
@@ -92,6 +93,9 @@ for spec in "${bugs[@]}"; do
   rm -rf "$dir"
   mkdir -p "$dir/build"
   cp -a Makefile mk core fuzz scripts harness "$dir/"
+  # The peer engines' list and adapters: mk/peers.mk checks them when make starts, and the list
+  # is a prerequisite of build/.deps-installed, which the harness's objects wait for.
+  mkdir -p "$dir/bench" && cp -a bench/peers "$dir/bench/"
   rm -rf "$dir/fuzz/corpus-local" "$dir/fuzz/artifacts"
   cp -a build/fuzz "$dir/build/fuzz"
   [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
