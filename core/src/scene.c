@@ -153,11 +153,12 @@ void col_scene_destroy(col_scene *scene) {
 static col_status check_frames(const col_boxes *frames, size_t nframes, size_t first,
                                col_scene_error *e) {
   if (frames == NULL) return col__scene_fail(e, COL_ERR_NULL, 0, 0, false, "NULL pointer", NULL);
+  if (nframes == 0) return col__scene_fail(e, COL_ERR_SIZE, 0, 0, false, "no frame", NULL);
   const unsigned dims = frames[0].dims;
   const size_t count = frames[0].count;
-  if (nframes == 0 || (dims != 2 && dims != 3) || !col__scene_fits(dims, count, nframes))
+  if ((dims != 2 && dims != 3) || !col__scene_fits(dims, count, nframes))
     return col__scene_fail(e, COL_ERR_SIZE, 0, 0, false,
-                           "no frame, dims not 2 or 3, or a scene larger than the limit", NULL);
+                           "dims not 2 or 3, or a scene larger than the limits", NULL);
   for (size_t f = 0; f < nframes; f++) {
     const col_boxes *b = &frames[f];
     if (b->dims != dims || b->count != count)

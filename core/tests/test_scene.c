@@ -352,7 +352,11 @@ Test(scene, writers_refuse_what_readers_refuse_and_write_nothing) {
   s.v[0][0][1] = -INFINITY;
   s.frames[1].count = 3;
   cr_assert_eq(col_scene_write_file(f, COL_SCENE_TEXT, s.frames, 2, &e), COL_ERR_SIZE);
-  cr_assert_eq(col_scene_write_file(f, COL_SCENE_TEXT, s.frames, 0, &e), COL_ERR_SIZE);
+  /* nframes 0: frames[0] is not read (one col_boxes of guarded memory would fault). */
+  col_boxes *none = guard_alloc(0);
+  cr_assert_eq(col_scene_write_file(f, COL_SCENE_TEXT, none, 0, &e), COL_ERR_SIZE);
+  cr_assert_str_eq(e.reason, "no frame");
+  guard_free(none, 0);
   cr_assert_eq(col_scene_write_file(f, (col_scene_form)2, s.frames, 1, &e), COL_ERR_ARGUMENT);
   cr_assert_eq(col_scene_write_file(NULL, COL_SCENE_TEXT, s.frames, 1, &e), COL_ERR_NULL);
   cr_assert_eq(col_scene_write_file(f, COL_SCENE_TEXT, NULL, 1, &e), COL_ERR_NULL);
