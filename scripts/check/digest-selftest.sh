@@ -47,6 +47,7 @@ for spec in "${bugs[@]}"; do
   rm -rf "$dir"
   mkdir -p "$dir/build"
   cp -a Makefile mk core tools harness scripts examples "$dir/"
+  mkdir -p "$dir/bench" && cp -a bench/peers "$dir/bench/"  # mk/peers.mk reads the peer list
   mkdir -p "$dir/fuzz" && cp -a fuzz/*.c fuzz/*.h "$dir/fuzz/" 2>/dev/null || true
   [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
   sed -i -e "$expr" "$dir/$file"

@@ -13,6 +13,7 @@ dir=build/tsan-selftest
 rm -rf --one-file-system "$dir"
 mkdir -p "$dir/build"
 cp -a Makefile mk core fuzz scripts harness tools "$dir/"
+mkdir -p "$dir/bench" && cp -a bench/peers "$dir/bench/"  # mk/peers.mk reads the peer list
 [ -d build/tsan ] && cp -a build/tsan "$dir/build/tsan"
 [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
 sed -i -e "$expr" "$dir/$file"

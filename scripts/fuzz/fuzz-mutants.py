@@ -191,7 +191,7 @@ def mutant_id(site):
 def copy_tree(work, root=ROOT):
     """The sources a fuzz build needs, from `root` to work/ (its build/ folder left as it is)."""
     os.makedirs(work, exist_ok=True)
-    for item in ("Makefile", "mk", "core", "fuzz", "scripts", "harness"):
+    for item in ("Makefile", "mk", "core", "fuzz", "scripts", "harness", os.path.join("bench", "peers")):
         src, dst = os.path.join(root, item), os.path.join(work, item)
         if os.path.isdir(dst):
             shutil.rmtree(dst)
