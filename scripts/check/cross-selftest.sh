@@ -65,7 +65,7 @@ for spec in "${bugs[@]}"; do
   printf 'cross-selftest: %-20s (%s, corpora: %s) ... ' "$name" "$arch" "$corpora"
   start=$SECONDS
   set +e
-  CROSS_O=build/cross-$arch CROSS_ONLY=$corpora bash "$dir/scripts/cross-test.sh" "$arch" \
+  CROSS_O=build/cross-$arch CROSS_ONLY=$corpora bash "$dir/scripts/check/cross-test.sh" "$arch" \
     > "$dir/cross.log" 2>&1
   rc=$?
   set -e
