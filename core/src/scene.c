@@ -1,6 +1,6 @@
 /* Scene files (collide/scene.h, docs/scenes.md): the public calls, the binary form and the
  * reading of a whole file into memory; the text form is scene_text.c. */
-#include "scene_internal.h"
+#include "scene_rules.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The text form of scene files (collide/scene.h, docs/scenes.md): one box per line, frames
  * separated by "---", numbers read and written in the "C" locale's form whatever the
  * program's locale. */
-#include "scene_internal.h"
+#include "scene_rules.h"
 
 #include <errno.h>
 #include <locale.h>

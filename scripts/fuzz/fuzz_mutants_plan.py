@@ -26,7 +26,7 @@ TARGETS = [
     (r"core/src/(sweep|segment)", ["sweep"]),
     (r"core/src/slab\.c$", ["slab", "args"]),
     (r"core/src/slab_ref\.h$", ["slab"]),
-    (r"core/src/scene", ["scene"]),  # scene.c, scene_text.c, scene_internal.h
+    (r"core/src/scene", ["scene"]),  # scene.c, scene_text.c, scene_rules.h
     (r"core/src/circle\.c$", ["circle", "args", "sim"]),
     (r"core/src/circle", ["circle", "sim"]),
     (r"core/src/broadphase/pairs\.c$", ["broadphase", "parallel", "args", "sim"]),

@@ -2,8 +2,8 @@
  * size limit, so that the text reader, the binary reader, the writers and col_scene_validate
  * refuse exactly the same scenes. Internal: scene.c (the public calls, the binary form) and
  * scene_text.c (the text form) include it. */
-#ifndef COL_SCENE_INTERNAL_H
-#define COL_SCENE_INTERNAL_H
+#ifndef COL_SCENE_RULES_H
+#define COL_SCENE_RULES_H
 
 #include "collide.h"
 
