@@ -57,8 +57,10 @@ bench-choices: $(DEPS_STAMP)
 
 # The committed results stay small enough to clone (scripts/check/results-check.py): fails,
 # naming the file and its size, when a file under results/ that git tracks (or would, once
-# added) is over 512 KB, or results/REPORT.md (the summary) over 60 KB. Its self-test comes first:
-# made-up oversized files in a throwaway git repository must fail it. Part of make test.
+# added) is over 512 KB, results/REPORT.md (the summary) over 60 KB, or the newest commit that
+# added a run grows a clone by more than 400 KB (its thin pack over its parent). Its self-test
+# comes first: made-up oversized files and run commits in a throwaway git repository must fail
+# it. Part of make test.
 .PHONY: results-check
 results-check:
 	@$(PYTHON) scripts/check/results-check.py --self-test

@@ -46,8 +46,8 @@ Targets
                  reference's; writes results/<machine>/choices/, shown by the report (~10 min)
   report         regenerate results/REPORT.md (the summary), results/<machine>/REPORT.md and
                  results/plots/ (SVG) from the runs in results/
-  results-check  fail when a file under results/ is over 512 KB or results/REPORT.md over 60 KB
-                 (part of make test)
+  results-check  fail when a file under results/ is over 512 KB, results/REPORT.md over 60 KB,
+                 or the newest committed run adds over 400 KB to a clone (part of make test)
   peers-doc      rewrite docs/peers.md's engine table from bench/peers/peers.list (make test
                  checks it)
   fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz); the

@@ -4,7 +4,10 @@
 Usage: scripts/check/results-check.py [--self-test] [ROOT]
 
 Fails (exit 1, naming each file and its size) when a file git tracks under ROOT/results/ is
-larger than 512 KB, or when the summary ROOT/results/REPORT.md is larger than 60 KB. Each run
+larger than 512 KB, when the summary ROOT/results/REPORT.md is larger than 60 KB, or when the
+newest commit that added a run (a results/<machine>/*.json.xz) adds more than 400 KB to a clone:
+the size of the thin pack git sends for that commit over its parent (what a fetch of it costs).
+Without the parent (a shallow clone) that last check says so and passes. Each run
 is kept xz-compressed (results/<machine>/*.json.xz, about 200 KB for a default run), every
 table and plot of a machine goes to its own report (results/<machine>/REPORT.md) and plots
 (results/plots/<machine>/), and the summary holds the machines side by side; a file over its
@@ -24,6 +27,7 @@ import tempfile
 FILE_LIMIT = 512 * 1024  # bytes: any file under results/
 REPORT_LIMIT = 60 * 1024  # bytes: results/REPORT.md, the summary
 REPORT = "results/REPORT.md"
+GROWTH_LIMIT = 400 * 1024  # bytes: what the newest committed run adds to a clone
 
 
 def kb(n):
@@ -58,8 +62,49 @@ def check(root):
     return problems, largest
 
 
+def git_out(root, *args, data=None):
+    out = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=False)
+    return out.stdout if out.returncode == 0 else None
+
+
+def growth(root):
+    """(commit, bytes) for the newest commit that added a run, bytes None without its parent;
+    (None, None) when no commit added one."""
+    found = git_out(root, "log", "-1", "--format=%H", "--diff-filter=A", "--", "results/*/*.json.xz")
+    commit = found.decode().strip() if found else ""
+    if not commit:
+        return None, None
+    if git_out(root, "rev-parse", "--verify", "-q", commit + "^") is None:
+        return commit, None
+    pack = git_out(root, "pack-objects", "--revs", "--thin", "--stdout", "-q",
+                   data=f"{commit}\n^{commit}^\n".encode())
+    if pack is None:
+        sys.exit(f"results-check: git pack-objects failed for {commit} in {root}")
+    return commit, len(pack)
+
+
+def check_growth(root):
+    """A message when the newest run's commit grows a clone by more than the limit, else None."""
+    commit, size = growth(root)
+    if commit is None:
+        print("results-check: no commit adds a run yet: clone growth not measured")
+    elif size is None:
+        print(f"results-check: {commit[:10]}'s parent is not in this clone (shallow): clone growth "
+              "not measured")
+    elif size > GROWTH_LIMIT:
+        return (f"commit {commit[:10]} (the newest run) adds {kb(size)} to a clone, over the limit "
+                f"of {kb(GROWTH_LIMIT)} (plots or reports grew, or the run was stored uncompressed)")
+    else:
+        print(f"results-check: the newest run's commit {commit[:10]} adds {kb(size)} to a clone "
+              f"(limit {kb(GROWTH_LIMIT)}): ok")
+    return None
+
+
 def run(root):
     problems, (size, path) = check(root)
+    grown = check_growth(root)
+    if grown:
+        problems.append(grown)
     if problems:
         for p in problems:
             print(f"results-check: FAILED: {p}", file=sys.stderr)
@@ -116,8 +161,30 @@ def self_test():
             print(f"results-check: self-test FAILED: still failing once within limits: {problems}",
                   file=sys.stderr)
             return 1
+        # Clone growth: a run commit of incompressible bytes over the limit, then a small one.
+        write("results/m/20990102-000000-def5678.json.xz", 0)
+        with open(os.path.join(root, "results/m/20990102-000000-def5678.json.xz"), "wb") as f:
+            f.write(os.urandom(GROWTH_LIMIT + 4096))
+        git("add", "-A")
+        git("commit", "-q", "-m", "a run too large")
+        grown = check_growth(root)
+        if not grown or "the newest run" not in grown:
+            print(f"results-check: self-test FAILED: a run commit of {kb(GROWTH_LIMIT + 4096)} of "
+                  f"random bytes passed the growth check: {grown}", file=sys.stderr)
+            return 1
+        print(f"results-check: self-test: found as it should: {grown}")
+        with open(os.path.join(root, "results/m/20990103-000000-0123abc.json.xz"), "wb") as f:
+            f.write(os.urandom(GROWTH_LIMIT // 2))
+        git("add", "-A")
+        git("commit", "-q", "-m", "a run within the limit")
+        grown = check_growth(root)
+        if grown:
+            print(f"results-check: self-test FAILED: a run commit half the limit failed: {grown}",
+                  file=sys.stderr)
+            return 1
     print("results-check: self-test: an oversized run and summary are found and named with their "
-          "sizes, a file at the limit passes: ok")
+          "sizes, a file at the limit passes, a run commit over the growth limit fails and one "
+          "under it passes: ok")
     return 0
 
 
