@@ -27,23 +27,24 @@ template <class P> struct has_stored<P, std::void_t<decltype(&P::stored)>> : std
 
 // Engines allocate as they like; an adapter's constructor only records its arguments, so
 // nothrow new is the whole out-of-memory story (create returns NULL).
-template <class P> void *create(int kind, bool count_only) {
+template <class P> void *trampoline_create(int kind, bool count_only) {
   return new (std::nothrow) P(kind, count_only);
 }
-template <class P> void destroy(void *self) { delete static_cast<P *>(self); }
-template <class P> void clear(void *self) { static_cast<P *>(self)->clear(); }
-template <class P> bool build(void *self, const col_boxes *b) {
+template <class P> void trampoline_destroy(void *self) { delete static_cast<P *>(self); }
+template <class P> void trampoline_clear(void *self) { static_cast<P *>(self)->clear(); }
+template <class P> bool trampoline_build(void *self, const col_boxes *b) {
   return static_cast<P *>(self)->build(b);
 }
-template <class P> void find(void *self) { static_cast<P *>(self)->find(); }
+template <class P> void trampoline_find(void *self) { static_cast<P *>(self)->find(); }
 template <class P>
-void move(void *self, const col_boxes *b, const uint32_t *moved, const float *delta, size_t count) {
+void trampoline_move(void *self, const col_boxes *b, const uint32_t *moved, const float *delta,
+                     size_t count) {
   static_cast<P *>(self)->move(b, moved, delta, count);
 }
-template <class P> size_t reported(void *self, col_pairs *out) {
+template <class P> size_t trampoline_reported(void *self, col_pairs *out) {
   return static_cast<P *>(self)->reported(out);
 }
-template <class P> void stored(void *self, uint32_t i, float min[2], float max[2]) {
+template <class P> void trampoline_stored(void *self, uint32_t i, float min[2], float max[2]) {
   static_cast<const P *>(self)->stored(i, min, max);
 }
 
@@ -52,10 +53,12 @@ template <class P> void stored(void *self, uint32_t i, float min[2], float max[2
 // The operations of class P, for its structures' peer_structure.ops.
 template <class P> constexpr peer_ops peer_ops_of() {
   namespace d = peer_ops_detail;
-  peer_ops ops = {d::create<P>, d::destroy<P>, d::clear<P>,    d::build<P>,
-                  d::find<P>,   nullptr,       d::reported<P>, nullptr};
-  if constexpr (d::has_move<P>::value) ops.move = d::move<P>;
-  if constexpr (d::has_stored<P>::value) ops.stored_box = d::stored<P>;
+  peer_ops ops = {d::trampoline_create<P>,   d::trampoline_destroy<P>,
+                  d::trampoline_clear<P>,    d::trampoline_build<P>,
+                  d::trampoline_find<P>,     nullptr,
+                  d::trampoline_reported<P>, nullptr};
+  if constexpr (d::has_move<P>::value) ops.move = d::trampoline_move<P>;
+  if constexpr (d::has_stored<P>::value) ops.stored_box = d::trampoline_stored<P>;
   return ops;
 }
 
