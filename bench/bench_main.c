@@ -20,7 +20,9 @@
 /* The family files, in registration order: each defines bench_register_<file>(). */
 #define FAMILY_FILES(X)                                                                            \
   X(aabb)                                                                                          \
-  X(mtd) X(sprite) X(mask) X(move) X(dynamics) X(sweep) X(slab) X(broadphase) X(parallel) X(peers)
+  X(mtd)                                                                                           \
+  X(sprite) X(mask) X(move) X(dynamics) X(sweep) X(slab) X(broadphase) X(floor) X(parallel)        \
+      X(peers)
 #define DECLARE(file) void bench_register_##file(void);
 FAMILY_FILES(DECLARE)
 
