@@ -1,12 +1,13 @@
-"""The broadphase study section of a machine's report (called by run.py): targets, time vs N
-per algorithm and scene, working memory, crossovers with brute force, and the box-pruning
-scene next to the published series."""
+"""The broadphase study section of a machine's report (called by run.py): targets, the memory
+floor of the box-pruning scenes with the published series beside ours (floor.py), time vs N
+per algorithm and scene, working memory, crossovers with brute force."""
 import os
 
+from .data import NOT_OURS
+from .floor import floor_section, floor_targets
 from .peers import INEXACT
 from .util import fmt, place_legend, plt, readable_log_axes, save_figure, series_style, verdict
 
-PUBLISHED_BOXPRUNE = {10000: 2413, 100000: 182715}  # K-cycles, best published (see README)
 BROADPHASE_TARGETS = {10000: 1200, 100000: 90000}  # K-cycles
 
 
@@ -73,6 +74,8 @@ def broadphase_section(table, out_dir, rel, machine):
                 if not algorithm.endswith("-count"):
                     peers.setdefault(scene, {})[algorithm] = by_n
                 continue
+            if algorithm.startswith(NOT_OURS):  # the memory floor: floor_section
+                continue
             runs.setdefault(scene, {})[f"{algorithm}/{backend}"] = by_n
     if not runs:
         return []
@@ -121,7 +124,9 @@ def broadphase_section(table, out_dir, rel, machine):
     else:
         lines.append("| moving scene, 8,192 boxes: best incremental update ≥ 2x its from-scratch run | – | "
                      "not measured |")
+    lines += floor_targets(table)
     lines.append("")
+    lines += floor_section(table)
 
     for scene in sorted(runs):
         labels = sorted(runs[scene])
@@ -178,16 +183,7 @@ def broadphase_section(table, out_dir, rel, machine):
                 lines.append(f"- `{label}`: {('N = ' + str(cross)) if cross else 'not within the measured sizes'}")
             lines.append("")
         if scene == "boxprune3d":
-            lines += ["Next to the published box-pruning series (its best results, K-cycles measured "
-                      "with rdtsc on an i7-6850K; ours are TSC K-cycles on this machine):", "",
-                      "| boxes | published best | best here | |", "|---|---|---|---|"]
-            for n, published in PUBLISHED_BOXPRUNE.items():
-                best = min(((b["kcycles_per_run"], label) for label, by_n in runs[scene].items()
-                            for m, b in by_n.items() if m == n), default=(None, None))
-                if best[0]:
-                    lines.append(f"| {n:,} | {published:,} | {best[0]:,.0f} ({best[1]}) | "
-                                 f"{published / best[0]:.2f}x the published speed |")
-            lines += ["", BOXPRUNE_NOTE, ""]
+            lines += [BOXPRUNE_NOTE, ""]
     return lines
 
 
@@ -199,8 +195,8 @@ BOXPRUNE_NOTE = (
     "step and writes the kept pairs with vpcompressd into the pair list. About 46% goes to "
     "choosing the cells and dealing the copies (the stores of four copies of eight words per "
     "box lead), 36% to the sweeps (about 22 cycles per run of about 7 candidates: the run's "
-    "fixed cost, not the tests), 13% to the radix sort. At 100,000 boxes in 2D the 18.7 "
-    "million pairs (150 MB) are written at close to the machine's memory bandwidth. Not yet "
+    "fixed cost, not the tests), 13% to the radix sort. At 100,000 boxes in 2D the call writes "
+    "18.7 million pairs (150 MB): the memory floor above times that write alone. Not yet "
     "tried: 32-byte records per copy transposed in the SIMD kernel, a bucket sort, two runs "
     "per kernel step. The grid performs few tests but spends most of its time on cell "
     "bookkeeping, and the tree on its top-down build and pointer-chasing queries. In the "

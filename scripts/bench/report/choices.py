@@ -5,7 +5,7 @@ newest table of make bench-choices in the run's machine folder: speed and answer
 import glob
 import os
 
-from .data import own_section, pixels
+from .data import NOT_OURS, own_section, pixels
 from .util import fmt, human_items, times
 
 def ratio_line(table, key_a, key_b, backend, n):
@@ -61,7 +61,7 @@ def user_section(table, kinds):
             scene = key[2]
             mine_rows = table[key].get("scalar", {})
             ours = {k: v for k, v in table.items()
-                    if k[0] == "broadphase" and k[2] == scene and not k[1].startswith(("user:", "peer-", "paired-"))}
+                    if k[0] == "broadphase" and k[2] == scene and not k[1].startswith(("user:",) + NOT_OURS)}
             sizes = sorted(n for n in mine_rows if any(n in r for v in ours.values() for r in v.values()))
             if not sizes:
                 continue

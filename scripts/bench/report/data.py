@@ -24,6 +24,7 @@ TARGETS = [
     ("slab", "segment3", "cloud", 4096, "avx2", 6.0),
     ("slab", "segment3", "cloud", 4096, "avx512", 10.0),
     ("slab", "sweep2", "tiles", 4096, "avx2", 4.0),
+    ("broadphase", "sap", "boxprune3d", 10000, "avx2", 9.0),
 ]
 # The headline rows of the machines-side-by-side table: what the fastest native backend buys
 # over scalar, per kernel, at one size.
@@ -42,6 +43,20 @@ ABSOLUTE_TARGETS = [  # max TSC cycles per box
     ("aabb2", "soa", "uniform", 4096, "avx512", 0.3),
     ("aabb2", "soa", "fixed", 4096, "avx512", 0.3),
 ]
+
+# Variants of the broadphase family that are not our algorithms: the peer engines, the paired
+# engine-and-ours rows (peers.py) and the memory floor (bench/bench_floor.c, floor.py). Every
+# reader of "our fastest broadphase" leaves them out.
+NOT_OURS = ("peer-", "paired-", "floor-")
+# Our fastest sweep and prune over the floor's non-temporal row, at most (scene, N, ratio).
+FLOOR_TARGETS = [("boxprune2d", 100000, 1.6), ("boxprune3d", 100000, 2.0)]
+# The published box-pruning series, the scene boxprune3d reproduces (bench_scenes.h): its best
+# figure at each size, in K-cycles (rdtsc), and the pairs it found there, which ours must equal
+# for the scene to be the same. Measured on another CPU: shown beside ours, never a target.
+PUBLISHED_BOXPRUNE = {10000: (2413, 11811), 100000: (182715, 1144045)}
+PUBLISHED_BOXPRUNE_SOURCE = ("Pierre Terdiman's box-pruning series (\"Box pruning revisited\"), its "
+                             "best figure at each size (at 10,000 boxes its AVX version), rdtsc "
+                             "K-cycles on an Intel Core i7-6850K")
 
 # The families of runs recorded before the run listed them (collide_families): as they were
 # then. Newer runs record their own (collide-bench --collide_list=families).
@@ -132,8 +147,10 @@ def table_of(data):
         parts = name.split("/")
         if len(parts) == 6 and parts[5].startswith("iterations:"):
             parts = parts[:5]  # benchmarks with a fixed iteration count
-        if len(parts) == 4 and parts[1].startswith("peer-"):
-            parts.insert(2, "")  # peer engines: broadphase/peer-<engine>-<structure>/<scene>/N
+        if len(parts) == 4 and parts[1].startswith(("peer-", "floor-")):
+            # peer engines (broadphase/peer-<engine>-<structure>/<scene>/N) and the memory floor
+            # (broadphase/floor-<stores>/<scene>/N) run on no backend of ours
+            parts.insert(2, "")
         if len(parts) != 5:
             continue
         family, variant, backend, scene, n = parts

@@ -4,9 +4,13 @@ ours against theirs, build and find separately, the pairs each engine reports vs
 touch rule each engine showed on the probe boxes."""
 import re
 
-# (scene, N, factor over the fastest peer with its own store, factor over the fastest count-only)
-PEER_TARGETS = [("boxprune3d", 10000, 40, 3), ("boxprune3d", 100000, 100, 3),
-                ("boxprune2d", 10000, 50, 2), ("boxprune2d", 100000, 300, 2)]
+from .data import NOT_OURS
+
+# (scene, N, factor over the fastest peer with its own store, factor over the fastest count-only);
+# None: reported without a target (at 100,000 boxes the goals are against the memory floor,
+# data.FLOOR_TARGETS, not against an engine).
+PEER_TARGETS = [("boxprune3d", 10000, 40, 3), ("boxprune3d", 100000, None, 3),
+                ("boxprune2d", 10000, 50, 2), ("boxprune2d", 100000, None, 2)]
 MOVING_TARGET = ("moving", 8192, 5)
 # (scene, N, TSC K-cycles per run our fastest sweep must stay within); uniform at 1,048,576 is
 # reported without a bound.
@@ -40,7 +44,7 @@ def _ours_row(table, scene, n):
     excluded), or (None, None, None)."""
     best = []
     for (family, algorithm, sc), rows in table.items():
-        if family != "broadphase" or sc != scene or algorithm.startswith(("peer-", "paired-", "brute")):
+        if family != "broadphase" or sc != scene or algorithm.startswith(NOT_OURS + ("brute",)):
             continue
         for backend, by_n in rows.items():
             if n in by_n:
@@ -115,14 +119,16 @@ def peers_section(table, ctx):
         for count_only, factor in ((False, own_factor), (True, count_factor)):
             rows = [r for r in _peers(table, scene, n, count_only) if _complete(table, scene, n, r[1])]
             kind = "count-only" if count_only else "as users run it"
+            goal = (f"ours ≥ {factor}x the fastest peer ({kind})" if factor is not None
+                    else f"ours over the fastest peer ({kind}), reported")
             if not ours or not rows:
-                lines.append(f"| {scene}, {n:,}: ours ≥ {factor}x the fastest peer ({kind}) | – | not measured |")
+                lines.append(f"| {scene}, {n:,}: {goal} | – | not measured |")
                 continue
             peer_k, peer_label, _ = rows[0]
             ratio = peer_k / ours
-            lines.append(f"| {scene}, {n:,}: ours ≥ {factor}x the fastest peer ({kind}) | "
-                         f"{ratio:.1f}x: {label} {ours:,.0f} K vs {peer_label} {peer_k:,.0f} K | "
-                         f"{'met' if ratio >= factor else 'missed'} |")
+            mark = "reported" if factor is None else ("met" if ratio >= factor else "missed")
+            lines.append(f"| {scene}, {n:,}: {goal} | "
+                         f"{ratio:.1f}x: {label} {ours:,.0f} K vs {peer_label} {peer_k:,.0f} K | {mark} |")
     scene, n, factor = MOVING_TARGET
     ours, label = _ours(table, scene, n)
     rows = [r for r in _peers(table, scene, n, False) + _peers(table, scene, n, True)
