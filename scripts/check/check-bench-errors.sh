@@ -9,6 +9,8 @@
 #     .json.xz), both reports written;
 #   - a report from two machines' JSON (scripts/check/fixtures/second-machine.json and a run of this
 #     machine) shows both side by side;
+#   - the report's memory-floor ratios and verdicts on scripts/check/fixtures/floor.json
+#     (scripts/check/check-floor-report.py);
 #   - scripts/bench/compare.py: a clear error on a file that is not JSON (or a cut .json.xz), warnings on
 #     different CPUs, compressed and plain files alike;
 #     digests compared per input, a backend differing from its own scalar named; options that
@@ -147,6 +149,7 @@ row = re.search(r"^\| target: mtd/batch/uniform 4096, avx2 [^|]*\|([^|]*)\|([^|]
 assert row and "met" in row.group(1) and "not measured" in row.group(2), row and row.groups()
 print(f"bench-check: a report of two machines shows both side by side ({', '.join(columns)}): ok")
 PY
+"$python" scripts/check/check-floor-report.py "$work/floor" || fail "the memory floor's report"
 
 # 6. scripts/bench/compare.py.
 printf 'not json\n' > "$work/not.json"
