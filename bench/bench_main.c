@@ -21,8 +21,7 @@
 #define FAMILY_FILES(X)                                                                            \
   X(aabb)                                                                                          \
   X(mtd)                                                                                           \
-  X(sprite) X(mask) X(move) X(dynamics) X(sweep) X(slab) X(broadphase) X(floor) X(parallel)        \
-      X(peers)
+  X(sprite) X(mask) X(move) X(dynamics) X(sweep) X(slab) X(broadphase) X(floor) X(parallel) X(peers)
 #define DECLARE(file) void bench_register_##file(void);
 FAMILY_FILES(DECLARE)
 
