@@ -50,11 +50,7 @@ for spec in "${bugs[@]}"; do
   total=$((total + 1))
   dir=build/cross-selftest/$name
   rm -rf "$dir"
-  mkdir -p "$dir/build"
-  cp -a Makefile mk core fuzz harness scripts "$dir/"
-  mkdir -p "$dir/bench" && cp -a bench/peers "$dir/bench/"  # mk/peers.mk reads the peer list
-  rm -rf "$dir/fuzz/corpus-local" "$dir/fuzz/artifacts"
-  [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
+  scripts/build/copy-sources.sh . "$dir"
   # The foreign libraries are shared: the copy's cross-test finds them where it looks.
   [ -d "build/sysroot-$arch" ] && ln -s "$PWD/build/sysroot-$arch" "$dir/build/sysroot-$arch"
   sed -i -e "$expr" "$dir/$file"

@@ -45,11 +45,7 @@ for spec in "${bugs[@]}"; do
   start=$SECONDS
   dir=build/digest-selftest/$name
   rm -rf "$dir"
-  mkdir -p "$dir/build"
-  cp -a Makefile mk core tools harness scripts examples "$dir/"
-  mkdir -p "$dir/bench" && cp -a bench/peers "$dir/bench/"  # mk/peers.mk reads the peer list
-  mkdir -p "$dir/fuzz" && cp -a fuzz/*.c fuzz/*.h "$dir/fuzz/" 2>/dev/null || true
-  [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
+  scripts/build/copy-sources.sh . "$dir"
   sed -i -e "$expr" "$dir/$file"
   if cmp -s "$file" "$dir/$file"; then
     echo "digest-selftest: the '$name' bug no longer applies to $file: update scripts/check/digest-selftest.sh" >&2

@@ -11,11 +11,8 @@ IFS='@' read -r _ file _ expr _ <<<"$spec"
 [ -n "$expr" ] || { echo "tsan-selftest: no par-shared-counter in scripts/fuzz/fuzz-selftest.sh" >&2; exit 2; }
 dir=build/tsan-selftest
 rm -rf --one-file-system "$dir"
-mkdir -p "$dir/build"
-cp -a Makefile mk core fuzz scripts harness tools "$dir/"
-mkdir -p "$dir/bench" && cp -a bench/peers "$dir/bench/"  # mk/peers.mk reads the peer list
+scripts/build/copy-sources.sh . "$dir"
 [ -d build/tsan ] && cp -a build/tsan "$dir/build/tsan"
-[ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
 sed -i -e "$expr" "$dir/$file"
 if cmp -s "$file" "$dir/$file"; then
   echo "tsan-selftest: the seeded race no longer applies to $file: update par-shared-counter in scripts/fuzz/fuzz-selftest.sh" >&2

@@ -189,17 +189,9 @@ def mutant_id(site):
 
 
 def copy_tree(work, root=ROOT):
-    """The sources a fuzz build needs, from `root` to work/ (its build/ folder left as it is)."""
-    os.makedirs(work, exist_ok=True)
-    for item in ("Makefile", "mk", "core", "fuzz", "scripts", "harness", os.path.join("bench", "peers")):
-        src, dst = os.path.join(root, item), os.path.join(work, item)
-        if os.path.isdir(dst):
-            shutil.rmtree(dst)
-        (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, dst)
-    os.makedirs(os.path.join(work, "build"), exist_ok=True)
-    deps = os.path.join(ROOT, "build", ".deps-installed")
-    if os.path.exists(deps):
-        shutil.copy2(deps, os.path.join(work, "build", ".deps-installed"))
+    """The sources a build needs, from `root` to work/ (scripts/build/copy-sources.sh: the one
+    list of them; a build/ folder already in work/ is left as it is)."""
+    subprocess.run([os.path.join(ROOT, "scripts", "build", "copy-sources.sh"), root, work], check=True)
 
 
 def run_mutant(site, seconds, targets):

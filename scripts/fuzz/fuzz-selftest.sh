@@ -91,14 +91,8 @@ for spec in "${bugs[@]}"; do
   total=$((total + 1))
   dir=build/selftest/$name
   rm -rf "$dir"
-  mkdir -p "$dir/build"
-  cp -a Makefile mk core fuzz scripts harness "$dir/"
-  # The peer engines' list and adapters: mk/peers.mk checks them when make starts, and the list
-  # is a prerequisite of build/.deps-installed, which the harness's objects wait for.
-  mkdir -p "$dir/bench" && cp -a bench/peers "$dir/bench/"
-  rm -rf "$dir/fuzz/corpus-local" "$dir/fuzz/artifacts"
+  scripts/build/copy-sources.sh . "$dir"
   cp -a build/fuzz "$dir/build/fuzz"
-  [ -f build/.deps-installed ] && cp -a build/.deps-installed "$dir/build/"
   rm -rf "$dir/build/fuzz/fuzz_"* "$dir/build/fuzz/obj/user" "$dir/build/fuzz/user"
   user=()
   if [ "$file" = USER_KERNELS ]; then
