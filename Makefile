@@ -284,6 +284,7 @@ $(O)/fuzz_%: $(O)/obj/fuzz/fuzz_%.o $$(call fuzz_parts,$$*) $(FUZZ_COMMON_OBJ) $
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $(FUZZ_LINK_FLAGS) $^ $(HARNESS_LIBS) -lm -o $@
 
 include mk/peers.mk
+include mk/real-scenes.mk
 
 $(TESTBIN): $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS_EXTRA) $(LDFLAGS) $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB) -lcriterion \

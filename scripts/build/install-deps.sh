@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages collide needs (DESIGN.md section 2) that are missing.
 # Idempotent and quiet when everything is present. As root it runs apt-get; otherwise it
 # prints the apt-get line to run and fails, so a build never goes on half-equipped.
-#   install-deps.sh              the native packages (make, make test, make bench)
+#   install-deps.sh              the native packages (make, make test, make bench, and the
+#                                data of make real-scenes: bench/scenes/real.list)
 #   install-deps.sh cross-wasm32 what scripts/check/cross-test-wasm.sh needs: WASI's C library, clang's
 #                                wasm32 runtime, the wasm linker and archiver, Node (WASI)
 #   install-deps.sh cross-ARCH   what scripts/check/cross-test.sh ARCH needs (ARCH: arm64, s390x):
@@ -51,6 +52,14 @@ done
 }
 mapfile -t peer_packages < <(awk '/^[a-z]/ { print $2 }' "$peer_list")
 packages+=("${peer_packages[@]}")
+# The real scenes' data (make real-scenes): the package column of bench/scenes/real.list, beside
+# the peer list in the same checkout ('|'-separated columns).
+# The self-tests' partial copies of the tree have no bench/scenes/: nothing to install for it.
+real_list=${peer_list%/peers/peers.list}/scenes/real.list
+if [ -f "$real_list" ]; then
+  mapfile -t real_packages < <(awk -F'|' '/^[a-z]/ { gsub(/[ \t]/, "", $2); print $2 }' "$real_list" | sort -u)
+  packages+=("${real_packages[@]}")
+fi
 if [ "$cross" = wasm32 ]; then
   packages=(
     wasi-libc libclang-rt-14-dev-wasm32 # the C library and compiler runtime for wasm32-wasi
