@@ -324,7 +324,7 @@ format:
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
 	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
 	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h tools/choice/*.c \
-	  tools/scene/*.c
+	  tools/scene/*.c tools/real/*.c
 
 include mk/install.mk
 

@@ -163,3 +163,11 @@ check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
 	if [ "$$rows" -eq 0 ] || grep -q 'ERROR OCCURRED' $(O)/bench-user.log; then \
 	  echo "check-user: the user benchmark rows did not run:"; tail -n 20 $(O)/bench-user.log; exit 1; fi; \
 	echo "check-user: $$rows benchmark rows of user kernels ran once"
+
+# The real scenes (mk/real-scenes.mk): every algorithm and peer structure against brute force,
+# both touch rules, then docs/real-scenes.md's table against the list and the counts. Not a
+# step of make check: it takes 20-30 s in build/release and build/test (brute force on the
+# largest mesh, twice), and minutes under ASan; CI runs it on its own.
+real-scenes-check: $(REAL_PAIRS_BIN) $(REAL_SCENE_FILES)
+	@$(REAL_PAIRS_BIN) --summary $(REAL_SCENE_PAIRS) $(REAL_SCENE_FILES)
+	@$(PYTHON) $(REAL_SCENE_TOOL) doc --check --pairs $(REAL_SCENE_PAIRS) $(REAL_SCENE_DOC)
