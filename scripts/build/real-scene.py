@@ -347,17 +347,19 @@ def doc_table(rows, scene_dir, pairs_path):
             w = line.split()
             if len(w) == 3 and w[0] != "#":
                 pairs[w[0]] = (int(w[1]), int(w[2]))
-    lines = ["| scene | package | file | boxes | dims | pairs, closed | pairs, open | touching "
-             "only | licence |", "|---|---|---|--:|--:|--:|--:|--:|---|"]
+    lines = ["| scene | what | package | file | boxes | dims | pairs, closed | pairs, open | "
+             "touching only | licence |", "|---|---|---|---|--:|--:|--:|--:|--:|---|"]
     for r in rows:
         dims, count = scene_header(os.path.join(scene_dir, r["name"] + ".scene"))
+        if dims != r["dims"]:
+            raise SystemExit(f"real-scene: {r['name']}.scene is {dims}D, the list says {r['dims']}D")
         if r["name"] not in pairs:
             raise SystemExit(f"real-scene: {pairs_path} has no pair counts of {r['name']}")
         closed, opened = pairs[r["name"]]
         only = f"{100 * (closed - opened) / closed:.1f}%" if closed else "-"
         path, _, member = r["source"].partition(":")
         where = f"`{member}` in `{path}`" if member else f"`{path}`"
-        lines.append(f"| {r['name']} | {r['package']} | {where} | {count:,} | {dims}D | "
+        lines.append(f"| {r['name']} | {r['what']} | {r['package']} | {where} | {count:,} | {dims}D | "
                      f"{closed:,} | {opened:,} | {only} | {r['licence']} |")
     return "\n".join(lines) + "\n"
 
