@@ -21,6 +21,10 @@ $(DEPS_STAMP): $(wildcard $(REAL_SCENE_LIST))
 # The converter names a missing package (exit 3) or a source it cannot read (exit 1).
 $(REAL_SCENE_DIR)/%.scene: $(REAL_SCENE_LIST) $(REAL_SCENE_TOOL) | $(DEPS_STAMP)
 	@$(PYTHON) $(REAL_SCENE_TOOL) convert $* $@
+# Each scene also depends on its package's file once installed (a new version of the package
+# converts again): "name;file" per line, the file without its ":member".
+REAL_SCENE_SOURCES := $(if $(wildcard $(REAL_SCENE_LIST)),$(shell awk -F'|' '/^[a-z]/ { gsub(/[ \t]/, "", $$1); gsub(/[ \t]/, "", $$3); sub(/:.*/, "", $$3); print $$1 ";" $$3 }' $(REAL_SCENE_LIST)))
+$(foreach r,$(REAL_SCENE_SOURCES),$(eval $(REAL_SCENE_DIR)/$(word 1,$(subst ;, ,$r)).scene: $(wildcard $(word 2,$(subst ;, ,$r)))))
 
 .PHONY: real-scenes real-scenes-check real-scenes-doc
 real-scenes: $(REAL_SCENE_FILES)
