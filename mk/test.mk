@@ -165,9 +165,15 @@ check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
 	echo "check-user: $$rows benchmark rows of user kernels ran once"
 
 # The real scenes (mk/real-scenes.mk): every algorithm and peer structure against brute force,
-# both touch rules, then docs/real-scenes.md's table against the list and the counts. Not a
-# step of make check: it takes 20-30 s in build/release and build/test (brute force on the
-# largest mesh, twice), and minutes under ASan; CI runs it on its own.
+# both touch rules; each scene converted again to the same bytes; docs/real-scenes.md's table
+# against the list and the counts. Not a step of make check: it took 20-30 s in build/release
+# and build/test on the shared 2-core machine (brute force on the largest mesh, under each
+# rule), more under ASan; a target of its own, for CI to run after make test.
 real-scenes-check: $(REAL_PAIRS_BIN) $(REAL_SCENE_FILES)
 	@$(REAL_PAIRS_BIN) --summary $(REAL_SCENE_PAIRS) $(REAL_SCENE_FILES)
+	@set -e; for s in $(REAL_SCENES); do \
+	  $(PYTHON) $(REAL_SCENE_TOOL) convert $$s $(REAL_SCENE_DIR)/again/$$s.scene > /dev/null; \
+	  cmp -s $(REAL_SCENE_DIR)/$$s.scene $(REAL_SCENE_DIR)/again/$$s.scene || \
+	    { echo "real-scenes-check: $$s converted again differs from $(REAL_SCENE_DIR)/$$s.scene" >&2; exit 1; }; \
+	done; echo "real-scenes-check: $(REAL_SCENES) converted again: the same bytes"
 	@$(PYTHON) $(REAL_SCENE_TOOL) doc --check --pairs $(REAL_SCENE_PAIRS) $(REAL_SCENE_DOC)
