@@ -166,9 +166,9 @@ check-user: $(TESTBIN) $(REPLAYS) $(BENCHBIN)
 
 # The real scenes (mk/real-scenes.mk): every algorithm and peer structure against brute force,
 # both touch rules; each scene converted again to the same bytes; docs/real-scenes.md's table
-# against the list and the counts. Not a step of make check: it took 20-30 s in build/release
-# and build/test on the shared 2-core machine (brute force on the largest mesh, under each
-# rule), more under ASan; a target of its own, for CI to run after make test.
+# against the list and the counts. Not a step of make check: it takes 16 s of CPU in
+# build/release (20-40 s wall on the shared 2-core machine; brute force on the largest mesh,
+# under each rule), more in build/test and under ASan; a target of its own, for CI to run.
 real-scenes-check: $(REAL_PAIRS_BIN) $(REAL_SCENE_FILES)
 	@$(REAL_PAIRS_BIN) --summary $(REAL_SCENE_PAIRS) $(REAL_SCENE_FILES)
 	@set -e; for s in $(REAL_SCENES); do \
