@@ -24,7 +24,6 @@ the converter and the dims. The converters:
 The output is the binary form of docs/scenes.md, version 1: the same bytes every time.
 Errors name the scene, the package and the file, and exit 1 (a missing package: exit 3).
 """
-import io
 import os
 import struct
 import subprocess
@@ -145,8 +144,12 @@ def decimal_to_f32(text):
 def convert_off(data):
     """Object File Format: 'OFF', then 'vertices faces edges', the vertices (x y z), the faces
     (k i1 .. ik, maybe followed by a colour). '#' starts a comment."""
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError as e:
+        raise Refused(f"byte {e.start}: not ASCII") from None
     words = []
-    for line in io.TextIOWrapper(io.BytesIO(data), encoding="ascii", errors="strict"):
+    for line in text.splitlines():
         words.extend(line.split("#", 1)[0].split())
     if not words or words[0] != "OFF":
         raise Refused("not an OFF file (first word not OFF)")
