@@ -25,6 +25,7 @@ The output is the binary form of docs/scenes.md, version 1: the same bytes every
 Errors name the scene, the package and the file, and exit 1 (a missing package: exit 3).
 """
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -116,14 +117,18 @@ def f32_step(x, up):
     return struct.unpack("<f", struct.pack("<I", bits))[0]
 
 
+DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+INTEGER = re.compile(r"[0-9]+")
+
+
 def decimal_to_f32(text):
     """The float32 nearest the decimal `text`, rounded once, as strtof does. Python's float()
     rounds correctly to double; rounding that double again to float32 differs from rounding the
     decimal directly only when the double lands exactly halfway between two float32 (double
     rounding): then the exact decimal decides."""
+    if not DECIMAL.fullmatch(text):  # (float() would take "1_0", "nan", "inf")
+        raise Refused(f"{text!r} is not a decimal number")
     d = float(text)
-    if d != d or d in (float("inf"), float("-inf")):
-        raise Refused(f"{text!r} is not a finite number")
     try:
         r = f32(d)
     except OverflowError:
@@ -142,63 +147,51 @@ def decimal_to_f32(text):
 # --- converters: each returns (dims, [min arrays..., max arrays...], note) ---------------------
 
 def convert_off(data):
-    """Object File Format: 'OFF', then 'vertices faces edges', the vertices (x y z), the faces
-    (k i1 .. ik, maybe followed by a colour). '#' starts a comment."""
+    """Object File Format: 'OFF', then 'vertices faces edges' (on the same line or the next),
+    one vertex a line (x y z), one face a line (k i1 .. ik). '#' starts a comment. Anything
+    else on a line (per-vertex or per-face colours) is refused rather than guessed at."""
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError as e:
         raise Refused(f"byte {e.start}: not ASCII") from None
-    words = []
-    for line in text.splitlines():
-        words.extend(line.split("#", 1)[0].split())
-    if not words or words[0] != "OFF":
+    lines = []  # (line number, words) of the lines that hold something
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if words:
+            lines.append((number, words))
+    if not lines or lines[0][1][0] != "OFF":
         raise Refused("not an OFF file (first word not OFF)")
-    pos = 1
-
-    def take_int(what):
-        nonlocal pos
-        if pos >= len(words):
-            raise Refused(f"ends before {what}")
-        try:
-            value = int(words[pos])
-        except ValueError:
-            raise Refused(f"{what}: {words[pos]!r} is not an integer") from None
-        pos += 1
-        return value
-
-    nv, nf = take_int("the vertex count"), take_int("the face count")
-    take_int("the edge count")
-    if nv < 1 or nf < 1:
-        raise Refused(f"{nv} vertices, {nf} faces")
+    counts = lines[0][1][1:] or (lines[1][1] if len(lines) > 1 else [])
+    body = lines[1:] if lines[0][1][1:] else lines[2:]
+    if len(counts) != 3 or not all(INTEGER.fullmatch(w) for w in counts):
+        raise Refused("no 'vertices faces edges' line after OFF")
+    nv, nf = int(counts[0]), int(counts[1])
+    if nv < 1 or nf < 1 or len(body) != nv + nf:
+        raise Refused(f"{nv} vertices and {nf} faces, but {len(body)} lines after the counts")
     verts = []
-    for v in range(nv):
-        if pos + 3 > len(words):
-            raise Refused(f"ends in vertex {v}")
-        verts.append(tuple(decimal_to_f32(w) for w in words[pos:pos + 3]))
-        pos += 3
+    for number, words in body[:nv]:
+        if len(words) != 3:
+            raise Refused(f"line {number}: a vertex of {len(words)} numbers, want 3")
+        try:
+            verts.append(tuple(decimal_to_f32(w) for w in words))
+        except Refused as e:
+            raise Refused(f"line {number}: {e}") from None
     lo = ([], [], [])
     hi = ([], [], [])
     triangles = 0
-    for face in range(nf):
-        k = take_int(f"face {face}")
-        if k < 3 or pos + k > len(words):
-            raise Refused(f"face {face}: {k} vertices")
-        try:
-            idx = [int(w) for w in words[pos:pos + k]]
-        except ValueError:
-            raise Refused(f"face {face}: an index is not an integer") from None
-        pos += k
-        # A face line may end with a colour; CGAL's meshes have none, and a file with colours
-        # is refused below (words left over) rather than guessed at.
-        if any(i < 0 or i >= nv for i in idx):
-            raise Refused(f"face {face}: vertex index out of range")
+    for number, words in body[nv:]:
+        if not all(INTEGER.fullmatch(w) for w in words):
+            raise Refused(f"line {number}: a face holds something other than integers")
+        k, idx = int(words[0]), [int(w) for w in words[1:]]
+        if k < 3 or len(idx) != k:
+            raise Refused(f"line {number}: a face of {k} vertices with {len(idx)} indices")
+        if any(i >= nv for i in idx):
+            raise Refused(f"line {number}: vertex index out of range (there are {nv})")
         triangles += k == 3
         for axis in range(3):
             coords = [verts[i][axis] for i in idx]
             lo[axis].append(min(coords))
             hi[axis].append(max(coords))
-    if pos != len(words):
-        raise Refused(f"{len(words) - pos} words after the last face (colours are not read)")
     note = f"{nv} vertices, {nf} faces ({triangles} triangles)"
     return 3, list(lo) + list(hi), note
 
