@@ -32,6 +32,12 @@ Targets
                  kernel, the backend and the input
   scene-tool     O/collide-scene: convert scene files (a game's boxes, frame after frame)
                  between their text and binary forms, describe them (docs/scenes.md)
+  real-scenes    convert the real scenes of bench/scenes/real.list (meshes and a game level from
+                 Debian packages) into build/scenes/NAME.scene (docs/real-scenes.md)
+  real-scenes-check  every broadphase algorithm and peer structure against brute force on the
+                 real scenes, both touch rules; the same bytes when converted again; the table
+                 of docs/real-scenes.md (part of CI, ~30 s)
+  real-scenes-doc  rewrite docs/real-scenes.md's table from the list, the scenes and the check
   tsan           the parallel unit tests and the parallel corpus under ThreadSanitizer
                  (build/tsan): any race reported fails it
   tsan-selftest  show make tsan fails on a seeded race, with ThreadSanitizer's report
