@@ -83,15 +83,17 @@ def machines_section(runs, labels, reports=None):
                              for c in ctxs]))
     for family, variant, scene, n, backend, need in TARGETS:
         cells = []
-        for table in tables:
+        for table, ctx in zip(tables, ctxs):
             got = speedup(table, (family, variant, scene), backend, n)
-            cells.append(f"{times(got)} {verdict(got, got is not None and got >= need)}" if got is not None else "not measured")
+            cells.append(f"{times(got)} {verdict(got, got is not None and got >= need)}" if got is not None
+                         else verdict(None, False, ctx, backend))
         lines.append(row(f"target: {family}/{variant}/{scene} {n}, {backend} ≥ {need:g}x scalar", cells))
     for family, variant, scene, n, backend, limit in ABSOLUTE_TARGETS:
         cells = []
-        for table in tables:
+        for table, ctx in zip(tables, ctxs):
             got = cycles(table, (family, variant, scene), backend, n)
-            cells.append(f"{fmt(got, 3)} {verdict(got, got is not None and got <= limit)}" if got is not None else "not measured")
+            cells.append(f"{fmt(got, 3)} {verdict(got, got is not None and got <= limit)}" if got is not None
+                         else verdict(None, False, ctx, backend))
         lines.append(row(f"target: {family}/{variant}/{scene} {n}, {backend} ≤ {limit:g} TSC cycles/item", cells))
     for family, variant, scene, n in HEADLINES:
         cells = []

@@ -170,7 +170,7 @@ def report_run(path, data, out_dir, rel, machine):
         got = speedup(table, (family, variant, scene), backend, n)
         lines.append(
             f"| {family}/{variant}/{scene} | {n} | {backend} | ≥ {need:g}x scalar | "
-            f"{times(got)} | {verdict(got, got is not None and got >= need)} |"
+            f"{times(got)} | {verdict(got, got is not None and got >= need, ctx, backend)} |"
         )
         if got is not None and got < need:
             note = shortfall_note(table, family, variant, scene, backend)
@@ -180,7 +180,7 @@ def report_run(path, data, out_dir, rel, machine):
         got = cycles(table, (family, variant, scene), backend, n)
         lines.append(
             f"| {family}/{variant}/{scene} | {n} | {backend} | ≤ {limit:g} TSC cycles/item | "
-            f"{fmt(got, 3)} | {verdict(got, got is not None and got <= limit)} |"
+            f"{fmt(got, 3)} | {verdict(got, got is not None and got <= limit, ctx, backend)} |"
         )
     lines.append("")
     for kernel, (text, backends) in notes.items():

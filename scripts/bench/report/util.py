@@ -27,9 +27,14 @@ def times(x, digits=2):
     return "–" if x is None else fmt(x, digits) + "x"
 
 
-def verdict(got, ok):
-    """A target's mark: "not measured" when its benchmark did not run, else met or missed."""
+def verdict(got, ok, ctx=None, backend=None):
+    """A target's mark: met or missed; without a figure, "not on this CPU" when the run's
+    context lists the backends built for its CPU and `backend` is not one of them (a Zen 3 has
+    no AVX-512), else "not measured" (its benchmark did not run)."""
     if got is None:
+        built = (ctx or {}).get("collide_backends")
+        if backend and built and backend not in built.split(","):
+            return "not on this CPU"
         return "not measured"
     return "met" if ok else "missed"
 
