@@ -33,6 +33,11 @@ fuzz-repro:
 	@[ -n "$(INPUT)" ] || { echo "fuzz-repro: say which input: INPUT=path FUZZ_TARGETS=target" >&2; exit 2; }
 	@[ -f '$(INPUT)' ] || { echo "fuzz-repro: $(INPUT): no such file" >&2; exit 2; }
 	@[ $(words $(REPRO_TARGET)) -eq 1 ] || { echo "fuzz-repro: name the input's target: FUZZ_TARGETS=<one of $(ALL_FUZZ_TARGETS)>" >&2; exit 2; }
+	@found='$(filter $(ALL_FUZZ_TARGETS),$(notdir $(patsubst %/,%,$(dir $(INPUT)))))'; \
+	  [ -z "$$found" ] || [ "$$found" = '$(REPRO_TARGET)' ] || printf '%s\n' \
+	  "fuzz-repro: warning: $(INPUT) is in the folder of target $$found, replayed here by" \
+	  "  $(REPRO_TARGET), which reads its bytes another way: the verdict below says nothing of" \
+	  "  $$found (FUZZ_TARGETS=$$found replays it as found)" >&2
 	@bash scripts/fuzz/fuzz.sh check $(REPRO_TARGET)
 	@$(MAKE) --no-print-directory fuzz-build FUZZ_TARGETS=$(REPRO_TARGET)
 	@$(FUZZ_ENV) bash scripts/fuzz/fuzz.sh repro $(REPRO_TARGET) '$(INPUT)'

@@ -70,7 +70,15 @@ wrong() { # FILE TARGET NAME [USER_CFLAGS]
   [ "$rc" -ne 0 ] || fail "the reproduce command passed: $cmd" "$dir/repro.log"
   grep -q "user:$name" "$dir/repro.log" || fail "the reproduce command's report does not name user:$name" "$dir/repro.log"
   [ -z "$flags" ] || [[ $cmd == *"USER_CFLAGS="* ]] || fail "the reproduce command leaves out USER_CFLAGS: $cmd" "$log"
-  echo "fuzz-failure-check: $file${flags:+ ($flags)}: $target stopped in ${elapsed}s, user:$name named first, one crash file, reproduce command fails: ok"
+  # The crash replayed by another target: whatever that target says, a warning says it is not
+  # the target that found it.
+  local crash other=mtd
+  [ "$target" != mtd ] || other=aabb
+  crash=$(find "$dir/artifacts/$target" -name 'crash-*' ! -name '*.*')
+  make --no-print-directory fuzz-repro FUZZ_TARGETS=$other INPUT="$crash" >"$dir/other.log" 2>&1 || true
+  grep -q "in the folder of target $target, replayed here by" "$dir/other.log" ||
+    fail "fuzz-repro by $other of $target's crash file did not warn" "$dir/other.log"
+  echo "fuzz-failure-check: $file${flags:+ ($flags)}: $target stopped in ${elapsed}s, user:$name named first, one crash file, reproduce command fails, another target's replay warns: ok"
   checks=$((checks + 1))
 }
 wrong examples/user-kernels/wrong_touch.c aabb wrong-touch
