@@ -9,8 +9,9 @@
   scripts/bench/compare.py --build 'CFLAGS=-O2' 'CFLAGS=-O2 -ffp-contract=fast -march=native' --filter circle
   scripts/bench/compare.py --digest A.txt B.txt                   two digests (collide-digest output)
 
-Options (runs only): --filter PREFIX, the start of the benchmark names for --backends and
---build (default 'aabb2/soa': family/variant, or a family such as 'mtd'); --reps N repetitions
+Options: --filter PREFIX, the start of the benchmark names: for --backends and --build (default
+'aabb2/soa': family/variant, or a family such as 'mtd'), and on two result files (default: every
+benchmark both hold). For runs only: --reps N repetitions
 (default 10); --suite NAME, a suite the benchmark binary lists (collide-bench
 --collide_list=suites: smoke, quick, default, full; default quick: its sizes).
 
@@ -95,8 +96,11 @@ def parse(argv):
     if opts["mode"] in ("backends", "patterns") and opts["pos"][0] == opts["pos"][1]:
         die(f"--{opts['mode']} {opts['pos'][0]} {opts['pos'][1]}: both sides are the same (one set of "
             "runs would be compared with itself); name two different ones")
-    if opts["mode"] in ("files", "digest") and opts["given"] & {"reps", "suite", "filter"}:
+    if opts["mode"] == "digest" and opts["given"] & {"reps", "suite", "filter"}:
         die(f"--{sorted(opts['given'] & {'reps', 'suite', 'filter'})[0]} applies to runs (--backends, "
+            "--patterns, --build, or --filter on two result files), not to two digests")
+    if opts["mode"] == "files" and opts["given"] & {"reps", "suite"}:
+        die(f"--{sorted(opts['given'] & {'reps', 'suite'})[0]} applies to runs (--backends, "
             "--patterns, --build), not to two files that already hold their results")
     return opts
 
@@ -225,8 +229,11 @@ def main():
             model = ca.get("collide_cpu_model", "")
             CPU["identity"] = f"{model} ({ca['collide_cpu_identity']})" if model else ca["collide_cpu_identity"]
         sa, sb = samples_of(da), samples_of(db)
-        table([(n, sa[n], sb[n]) for n in sorted(sa, key=natural) if n in sb],
-              os.path.basename(a), os.path.basename(b))
+        keep = (lambda n: n.startswith(opts["filter"])) if "filter" in opts["given"] else (lambda n: True)
+        rows = [(n, sa[n], sb[n]) for n in sorted(sa, key=natural) if n in sb and keep(n)]
+        if not rows and "filter" in opts["given"]:
+            die(f"no benchmark of both files starts with '{opts['filter']}'")
+        table(rows, os.path.basename(a), os.path.basename(b))
         return
     if opts["mode"] == "digest":
         found, own = compare_digests(load_digest(a), load_digest(b), a, b)

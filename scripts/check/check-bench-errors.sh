@@ -187,6 +187,16 @@ if grep -qF warning "$work/compare.log"; then
 fi
 expect_fail "compare --reps on two result files" "--reps applies to runs" \
   "$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" --reps 3
+# --filter on two files keeps the rows starting with it (the runs hold scalar and sse2 rows).
+"$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" --filter mtd/batch/sse2/ > "$work/compare.log" 2>&1 ||
+  { cat "$work/compare.log" >&2; fail "compare --filter on two result files failed"; }
+expect_text "compare --filter on two result files" "$work/compare.log" "mtd/batch/sse2/"
+if grep -qF "mtd/batch/scalar/" "$work/compare.log"; then
+  cat "$work/compare.log" >&2
+  fail "compare --filter mtd/batch/sse2/ on two result files kept scalar rows"
+fi
+expect_fail "compare --filter matching no row of two files" "no benchmark of both files starts with 'nosuch'" \
+  "$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" --filter nosuch
 expect_fail "compare --build with a side that is not make variables" "'-O3' is not NAME=value" \
   "$python" scripts/bench/compare.py --build 'CFLAGS=-O2' '-O3'
 expect_fail "compare --digest on a file that is not a digest" "not.json: not a collide-digest output" \
