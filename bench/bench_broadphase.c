@@ -10,8 +10,11 @@
  * Every case makes two untimed calls before its timed ones. Counters: pairs, tests, savings = 1 -
  * tests / (N(N-1)/2), kcycles_per_run (TSC), scratch_bytes (peak working memory of the run, from
  * col_broadphase_stats), pair_list_bytes (the pair list's memory after the run) and, for sweep
- * and prune, sap_cells (the cells of its grid it swept: 1 when it swept the set whole). */
+ * and prune, sap_cells (the cells of its grid it swept: 1 when it swept the set whole).
+ * Scene files (bench_scene_files.h): every algorithm from scratch and every kept form, named
+ * with the file's stem as the scene and its box count as N; each iteration is one frame. */
 #include "bench.h"
+#include "bench_scene_files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,7 @@ typedef struct bp_case {
   const kept_form *kept;    /* NULL: from scratch */
   const char *backend;
   int scene;
+  const bench_scene_file *file; /* a scene file's row (scene unused) */
 } bp_case;
 
 static bench_scene scenes[SCENES];
@@ -55,8 +59,14 @@ static const bench_scene *make_scene(int which, size_t n) {
   return s;
 }
 
+static void run_file(gb_state *st, const bp_case *c);
+
 static void run(gb_state *st, void *user) {
   const bp_case *c = user;
+  if (c->file != NULL) {
+    run_file(st, c);
+    return;
+  }
   const size_t n = (size_t)gb_arg_of(st, 0);
   if (!bench_select(st, c->backend)) return;
   /* The moving scene gets its own copy: its boxes drift. */
@@ -129,13 +139,136 @@ static void run(gb_state *st, void *user) {
   col_pairs_free(&pairs);
 }
 
+/* One call of a row: from scratch, or the cache told every box or (listed) the moved ones. */
+static col_status call(const bp_case *c, col_broadphase_cache *cache, const col_boxes *boxes,
+                       const uint32_t *moved, size_t moved_count, col_pairs *pairs,
+                       col_broadphase_stats *stats) {
+  if (c->kept != NULL && c->kept->listed)
+    return col_broadphase_cache_update_moved(cache, boxes, moved, moved_count, COL_TOUCH_OVERLAPS,
+                                             pairs, stats);
+  if (c->kept != NULL)
+    return col_broadphase_cache_update(cache, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
+  return col_broadphase_pairs(c->algorithm, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
+}
+
+/* A scene file's row: two untimed calls on frame 0, then each iteration the next frame in the
+ * file's walk (bench_scene_file_step), the -listed forms told the boxes that differ from the
+ * frame before (found outside the timed calls, which alone are counted). After timing, two
+ * untimed calls, on the last frame and then on the first (the kept forms updated to each), give
+ * pairs_last and pairs: the same counts from every structure that finds the exact pairs. */
+static void run_file(gb_state *st, const bp_case *c) {
+  const bench_scene_file *f = c->file;
+  if (!bench_select(st, c->backend)) return;
+  const size_t n = f->scene.count;
+  col_pairs pairs = {0};
+  col_broadphase_stats stats = {0, 0, 0, 0};
+  col_broadphase_cache *cache = NULL;
+  const bool cached = c->kept != NULL, listed = cached && c->kept->listed;
+  col_status all = cached ? col_broadphase_cache_create(&cache) : COL_OK;
+  if (all == COL_OK && cached) all = col_broadphase_cache_set_algorithm(cache, c->algorithm);
+  uint32_t *moved = bench_alloc((n ? n : 1) * sizeof(uint32_t));
+  col_boxes boxes = bench_scene_file_frame(f, 0);
+  const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz()); /* as run() */
+  for (int warm = 0; warm < 2 && all == COL_OK; warm++) {
+    const uint64_t w0 = bench_tsc();
+    all = call(c, cache, &boxes, moved, 0, &pairs, &stats);
+    if (bench_tsc() - w0 > warm_limit) break;
+  }
+  size_t at = 0, moved_count = 0;
+  uint64_t step = 0, ticks = 0;
+  while (gb_keep_running(st)) {
+    const size_t next = bench_scene_file_step(f, ++step);
+    boxes = bench_scene_file_frame(f, next);
+    if (listed) moved_count = bench_scene_file_moved(f, at, next, moved, NULL);
+    at = next;
+    const uint64_t t0 = bench_tsc();
+    all |= call(c, cache, &boxes, moved, moved_count, &pairs, &stats);
+    ticks += bench_tsc() - t0;
+    gb_do_not_optimize(pairs.data);
+  }
+  size_t counts[2] = {0, 0};
+  const size_t ends[2] = {f->scene.frames - 1, 0};
+  for (int e = 0; e < 2 && all == COL_OK; e++) {
+    boxes = bench_scene_file_frame(f, ends[e]);
+    if (listed) moved_count = bench_scene_file_moved(f, at, ends[e], moved, NULL);
+    at = ends[e];
+    all = call(c, cache, &boxes, moved, moved_count, &pairs, NULL);
+    counts[e] = pairs.count;
+  }
+  col_broadphase_cache_destroy(cache);
+  free(moved);
+  if (all != COL_OK) {
+    gb_skip(st, "broadphase failed");
+    col_pairs_free(&pairs);
+    return;
+  }
+  bench_finish(st, (int64_t)n, ticks);
+  const double all_pairs = (double)n * ((double)n - 1) / 2.0;
+  gb_counter(st, "pairs", (double)counts[1], GB_PLAIN);
+  gb_counter(st, "pairs_last", (double)counts[0], GB_PLAIN);
+  gb_counter(st, "frames", (double)f->scene.frames, GB_PLAIN);
+  gb_counter(st, "tests", (double)stats.tests, GB_PLAIN);
+  gb_counter(st, "savings", all_pairs > 0 ? 1.0 - (double)stats.tests / all_pairs : 0.0, GB_PLAIN);
+  gb_counter(st, "kcycles_per_run", (double)ticks / (double)gb_iteration_count(st) / 1000.0,
+             GB_PLAIN);
+  gb_counter(st, "pair_list_bytes", (double)(pairs.capacity * sizeof(col_pair)), GB_PLAIN);
+  gb_counter(st, "scratch_bytes", (double)stats.scratch_bytes, GB_PLAIN);
+  col_pairs_free(&pairs);
+}
+
+static void add_file(col_broadphase algorithm, const kept_form *kept, const char *backend,
+                     const bench_scene_file *f) {
+  bp_case *c = calloc(1, sizeof *c); /* kept for the whole run, as the registration needs */
+  if (c == NULL) return;
+  *c = (bp_case){algorithm, kept, backend, 0, f};
+  char name[160];
+  col_broadphase_info info = {"?", algorithm, false, true, true};
+  col_broadphase_at((size_t)algorithm, &info);
+  snprintf(name, sizeof name, "broadphase/%s/%s/%s", kept != NULL ? kept->name : info.name, backend,
+           f->name);
+  gb_benchmark *b = gb_register(name, run, c);
+  gb_unit(b, GB_MS);
+  gb_arg(b, (int64_t)f->scene.count);
+}
+
+/* Every algorithm that takes the file's dims (brute force up to the suite's quadratic limit)
+ * from scratch, and every kept form, on the backends as for the built-in scenes. */
+static void register_files(const col_backend_info *backends, size_t nb) {
+  const bench_scene_file *f;
+  for (size_t k = 0; (f = bench_scene_file_at(k)) != NULL; k++) {
+    for (size_t a = 0; a < col_broadphase_count(); a++) {
+      col_broadphase_info info;
+      if (!col_broadphase_at(a, &info) || !(f->scene.dims == 2 ? info.two_d : info.three_d))
+        continue;
+      if (info.algorithm == COL_BROADPHASE_BRUTE &&
+          f->scene.count > (size_t)bench_active_suite->quadratic_max)
+        continue;
+      if (!info.uses_backend) {
+        add_file(info.algorithm, NULL, "scalar", f);
+        continue;
+      }
+      for (size_t b = 0; b < nb; b++) add_file(info.algorithm, NULL, backends[b].name, f);
+    }
+    for (size_t i = 0; i < sizeof kept_forms / sizeof kept_forms[0]; i++) {
+      const kept_form *kept = &kept_forms[i];
+      col_broadphase_info info = {"?", kept->algorithm, false, true, true};
+      col_broadphase_at((size_t)kept->algorithm, &info);
+      if (!info.uses_backend) {
+        add_file(kept->algorithm, kept, "scalar", f);
+        continue;
+      }
+      for (size_t b = 0; b < nb; b++) add_file(kept->algorithm, kept, backends[b].name, f);
+    }
+  }
+}
+
 static void add(col_broadphase algorithm, const kept_form *kept, const char *backend, int which) {
   /* Static storage: the registration keeps a pointer for the whole run. */
   static bp_case cases[SCENES * (10 * BENCH_MAX_BACKENDS + 16)];
   static size_t used;
   if (used == sizeof cases / sizeof cases[0]) return;
   bp_case *c = &cases[used++];
-  *c = (bp_case){algorithm, kept, backend, which};
+  *c = (bp_case){algorithm, kept, backend, which, NULL};
   char name[128];
   col_broadphase_info info = {"?", algorithm, false, true, true};
   col_broadphase_at((size_t)algorithm, &info);
@@ -180,7 +313,7 @@ void bench_register_broadphase(void) {
   const size_t nb =
       bench_kernel_backends(backends, BENCH_MAX_BACKENDS,
                             COL_KERNEL_AABB2_QUERY | COL_KERNEL_AABB3_QUERY | COL_KERNEL_SAP_RUN);
-  for (int which = 0; which < SCENES; which++) {
+  for (int which = 0; which < SCENES && !bench_scene_only(); which++) {
     for (size_t a = 0; a < col_broadphase_count(); a++) {
       col_broadphase_info info;
       if (!col_broadphase_at(a, &info)) continue;
@@ -202,4 +335,5 @@ void bench_register_broadphase(void) {
       for (size_t k = 0; k < nb; k++) add(kept->algorithm, kept, backends[k].name, which);
     }
   }
+  register_files(backends, nb);
 }

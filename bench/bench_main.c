@@ -6,9 +6,16 @@
  *   --collide_machine_name                this machine's results folder name;
  *   --collide_list=suites                 "<suite> <complete|partial> <budget seconds, 0: none>";
  *   --collide_list=backends|families      "<name> <kind>", as the JSON context records them
- *                                         (backends: those the suite times). */
+ *                                         (backends: those the suite times);
+ *   --collide_list=scenes                 "<name> built-in" for each built-in broadphase scene,
+ *                                         then "<name> file <boxes> <dims>d <frames> <path>" for
+ *                                         each scene file given.
+ * Scene files (bench_scene_files.h): --collide_scene=FILE (repeatable) adds the file's rows;
+ * --collide_scene_only registers those rows alone. A file that does not read stops the binary
+ * with the reader's message and exit status 2 before anything is registered. */
 #include "bench.h"
 #include "bench_machine.h"
+#include "bench_scene_files.h"
 #include "user_kernels.h"
 
 #include <stdio.h>
@@ -92,6 +99,9 @@ int main(int argc, char **argv) {
     printf("%s\n", name);
     return 0;
   }
+  /* Scene files are read once, here: before any listing (which names them) and any
+   * registration (which runs on them); their options leave argv. */
+  if (bench_scene_files_load(&argc, argv) != 0) return 2;
   const char *list =
       argc == 2 && strncmp(argv[1], "--collide_list=", 15) == 0 ? argv[1] + 15 : NULL;
   if (list != NULL && strcmp(list, "suites") == 0) {
@@ -100,8 +110,17 @@ int main(int argc, char **argv) {
       printf("%s %s %g\n", s->name, s->complete ? "complete" : "partial", s->budget);
     return 0;
   }
+  if (list != NULL && strcmp(list, "scenes") == 0) {
+    for (int s = 0; s < SCENE_COUNT; s++) printf("%s built-in\n", bench_scene_name[s]);
+    const bench_scene_file *f;
+    for (size_t k = 0; (f = bench_scene_file_at(k)) != NULL; k++)
+      printf("%s file %zu %ud %zu %s\n", f->name, f->scene.count, f->scene.dims, f->scene.frames,
+             f->path);
+    return 0;
+  }
   if (list != NULL && strcmp(list, "backends") != 0 && strcmp(list, "families") != 0) {
-    fprintf(stderr, "collide-bench: --collide_list=%s: use suites, backends or families\n", list);
+    fprintf(stderr, "collide-bench: --collide_list=%s: use suites, backends, families or scenes\n",
+            list);
     return 2;
   }
   const char *suite = getenv("COLLIDE_BENCH_SUITE");
@@ -120,7 +139,11 @@ int main(int argc, char **argv) {
   if (harness_register_user_kernels() != 0) return 2;
   if (col_backend_init() != COL_OK) return 2; /* the library has printed why */
 
-#define REGISTER(file) bench_register_##file();
+    /* With --collide_scene_only, the families that run scene files register only their rows. */
+#define REGISTER(file)                                                                             \
+  if (!bench_scene_only() || strcmp(#file, "broadphase") == 0 || strcmp(#file, "parallel") == 0 || \
+      strcmp(#file, "peers") == 0)                                                                 \
+    bench_register_##file();
   FAMILY_FILES(REGISTER)
 
   /* The backends timed and the families, each with what it is (the report never matches
@@ -142,7 +165,10 @@ int main(int argc, char **argv) {
   add_context("collide_families", "collide_family_kinds", families, nf);
   gb_add_context("collide_tsc_ghz", ghz);
   gb_add_context("collide_suite", bench_active_suite->name);
-  gb_add_context("collide_suite_kind", bench_active_suite->complete ? "complete" : "partial");
+  /* A run of the scene files' rows alone is no complete run, whatever its suite. */
+  gb_add_context("collide_suite_kind",
+                 bench_active_suite->complete && !bench_scene_only() ? "complete" : "partial");
+  bench_scene_files_context();
   gb_set_budget(bench_active_suite->budget, bench_active_suite->name);
   gb_add_context("collide_compiler", COLLIDE_BENCH_CC);
   gb_add_context("collide_cflags", COLLIDE_BENCH_CFLAGS);

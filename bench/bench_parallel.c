@@ -26,6 +26,7 @@
  * T-thread call can at best do the work at the sum of their speeds: the report's ceiling. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "bench.h"
+#include "bench_scene_files.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -44,8 +45,9 @@ typedef struct par_case {
   const char *backend;
   int scene;
   size_t n;
-  uint32_t threads; /* 0: the sequential call */
-  bool any_order;   /* col_broadphase_pairs_parallel_any_order */
+  uint32_t threads;             /* 0: the sequential call */
+  bool any_order;               /* col_broadphase_pairs_parallel_any_order */
+  const bench_scene_file *file; /* a scene file's row (scene unused) */
 } par_case;
 
 /* The scenes, filled once per size and kept (a row's neighbours use the same boxes). */
@@ -107,9 +109,15 @@ static col_status per_cpu(gb_state *st, const par_case *c, const col_boxes *boxe
 static void run(gb_state *st, void *user) {
   const par_case *c = user;
   if (!bench_select(st, c->backend)) return;
-  bench_scene *s = &scenes[c->scene];
-  if (s->n != c->n) bench_scene_fill(s, c->scene, c->n);
-  const col_boxes boxes = bench_scene_boxes(s);
+  const bench_scene_file *f = c->file;
+  col_boxes boxes;
+  if (f != NULL) {
+    boxes = bench_scene_file_frame(f, 0);
+  } else {
+    bench_scene *s = &scenes[c->scene];
+    if (s->n != c->n) bench_scene_fill(s, c->scene, c->n);
+    boxes = bench_scene_boxes(s);
+  }
   col_status all = COL_OK;
   if (c->threads > 0 && pools[c->threads] == NULL)
     all = col_thread_pool_create(c->threads, &pools[c->threads]);
@@ -130,12 +138,15 @@ static void run(gb_state *st, void *user) {
     all = call(c, &boxes, &parallel, &pairs, &stats);
     if (bench_tsc() - w0 > warm_limit) break;
   }
+  uint64_t step = 0;
   const uint64_t t0 = bench_tsc();
   while (gb_keep_running(st)) {
+    if (f != NULL) boxes = bench_scene_file_frame(f, bench_scene_file_step(f, ++step));
     all |= call(c, &boxes, &parallel, &pairs, &stats);
     gb_do_not_optimize(pairs.data);
   }
   const uint64_t ticks = bench_tsc() - t0;
+  if (f != NULL) boxes = bench_scene_file_frame(f, 0);
   /* The ratio that the targets read, measured interleaved: this row's call against its
    * reference (threads:1 against the sequential call; T threads against the pool of one),
    * one call each in turn, the order alternating, and the fastest of each kept: the minima drop
@@ -168,10 +179,21 @@ static void run(gb_state *st, void *user) {
     if (c->threads > 1 && !c->any_order && all == COL_OK)
       all = per_cpu(st, c, &boxes, &single, &pairs);
   }
+  size_t last_pairs = 0;
+  if (f != NULL && all == COL_OK) {
+    const col_boxes last = bench_scene_file_frame(f, f->scene.frames - 1);
+    all |= call(c, &last, &parallel, &pairs, NULL);
+    last_pairs = pairs.count;
+    all |= call(c, &boxes, &parallel, &pairs, &stats);
+  }
   if (all != COL_OK) {
     gb_skip(st, "broadphase failed");
     col_pairs_free(&pairs);
     return;
+  }
+  if (f != NULL) {
+    gb_counter(st, "pairs_last", (double)last_pairs, GB_PLAIN);
+    gb_counter(st, "frames", (double)f->scene.frames, GB_PLAIN);
   }
   /* Wall-clock rates only: Google Benchmark's items per second divide by the main thread's
    * CPU time, which leaves out the pool's other threads. */
@@ -190,20 +212,21 @@ static void run(gb_state *st, void *user) {
   col_pairs_free(&pairs);
 }
 
-static void add(const char *backend, int scene, size_t n, uint32_t threads, bool any_order) {
+static void add(const char *backend, int scene, size_t n, uint32_t threads, bool any_order,
+                const bench_scene_file *file) {
   /* Static storage: the registration keeps a pointer for the whole run. */
   static par_case cases[MAX_ROWS];
   static size_t used;
   if (used == MAX_ROWS) return;
   par_case *c = &cases[used++];
-  *c = (par_case){backend, scene, n, threads, any_order};
+  *c = (par_case){backend, scene, n, threads, any_order, file};
   char name[160], part[32];
   if (threads > 0)
     snprintf(part, sizeof part, "%s:%u", any_order ? "any-order" : "threads", threads);
   else
     snprintf(part, sizeof part, "sequential");
-  snprintf(name, sizeof name, "broadphase/sap-par/%s/%s/%zu/%s", backend, bench_scene_name[scene],
-           n, part);
+  snprintf(name, sizeof name, "broadphase/sap-par/%s/%s/%zu/%s", backend,
+           file != NULL ? file->name : bench_scene_name[scene], n, part);
   gb_unit(gb_register(name, run, c), GB_MS);
 }
 
@@ -211,6 +234,17 @@ static void add(const char *backend, int scene, size_t n, uint32_t threads, bool
 static uint32_t next_threads(uint32_t t, uint32_t online) {
   const uint32_t next = t < 8 ? t + 1 : 2 * t;
   return next < online || t >= online ? next : online;
+}
+
+/* One size's rows: sequential, then threads:T and any-order:T. */
+static void add_rows(const char *backend, int scene, size_t n, uint32_t online,
+                     const bench_scene_file *file) {
+  add(backend, scene, n, 0, false, file);
+  for (uint32_t t = 1; t <= online; t = next_threads(t, online)) {
+    add(backend, scene, n, t, false, file);
+    /* One thread runs the sequential call in either form: any order from two. */
+    if (t > 1) add(backend, scene, n, t, true, file);
+  }
 }
 
 void bench_register_parallel(void);
@@ -241,15 +275,13 @@ void bench_register_parallel(void) {
     nb = 1;
   }
   for (size_t k = 0; k < nb; k++) {
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && !bench_scene_only(); i++) {
       if (quick && i != 3) continue;
       if (smoke && i == 3) continue; /* the same as boxprune3d's row above */
-      add(backends[k].name, sizes[i].scene, sizes[i].n, 0, false);
-      for (uint32_t t = 1; t <= online; t = next_threads(t, online)) {
-        add(backends[k].name, sizes[i].scene, sizes[i].n, t, false);
-        /* One thread runs the sequential call in either form: any order from two. */
-        if (t > 1) add(backends[k].name, sizes[i].scene, sizes[i].n, t, true);
-      }
+      add_rows(backends[k].name, sizes[i].scene, sizes[i].n, online, NULL);
     }
+    const bench_scene_file *f;
+    for (size_t i = 0; (f = bench_scene_file_at(i)) != NULL; i++)
+      add_rows(backends[k].name, 0, f->scene.count, online, f);
   }
 }
