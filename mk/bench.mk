@@ -6,9 +6,20 @@
 # summary results/REPORT.md, each machine's results/<machine>/REPORT.md and the SVG plots under
 # results/plots/ (scripts/bench/report); other runs write their own report under
 # results/<machine>/partial/.
+#
+# Scene files (docs/scenes.md, "Benchmarks on your scenes"): BENCH_SCENE_FILES, built-in real
+# scenes every run takes (binary scene files; none yet), then SCENE, yours ("a.scene b.scene"),
+# each passed as --collide_scene=FILE. A run with SCENE is partial (its rows name files the
+# repository does not have); with SCENE and without BENCH on the command line, only the scene
+# files' rows run (--collide_scene_only).
+BENCH_SCENE_FILES ?=
+SCENE ?=
+BENCH_SCENE_ARGS = $(foreach f,$(BENCH_SCENE_FILES) $(SCENE),--collide_scene=$(f)) \
+  $(if $(strip $(SCENE)),$(if $(filter command line environment,$(origin BENCH)),,--collide_scene_only))
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
-	@bash scripts/bench/bench.sh build/release/collide-bench $(BENCH) $(BENCH_ARGS)
+	@COLLIDE_BUILTIN_SCENES='$(strip $(BENCH_SCENE_FILES))' bash scripts/bench/bench.sh \
+	  build/release/collide-bench $(BENCH) $(BENCH_SCENE_ARGS) $(BENCH_ARGS)
 
 # The incremental cache over a long run (tools/soak/soak.c, docs/broadphase.md, "Soak test"): SOAK_FRAMES
 # frames of the moving scene through the tree and the sweep-and-prune caches (listed update),

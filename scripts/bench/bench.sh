@@ -3,7 +3,7 @@
 # atomically (<name>.json.xz: a temporary file given its name at the end, once it reads back as
 # the JSON written, measured values to 6 significant digits; an interrupted run leaves nothing
 # half-written), then writes its report.
-#   scripts/bench/bench.sh BINARY [SUITE] [extra --benchmark_* options]
+#   scripts/bench/bench.sh BINARY [SUITE] [extra --benchmark_* and --collide_scene options]
 # SUITE: one the binary lists (BINARY --collide_list=suites: smoke, quick (<= 2 min on 2 cores),
 # default (<= 10 min), full (everything)).
 # A complete default or full run (no --benchmark_filter) of a binary built from a clean tree,
@@ -103,8 +103,19 @@ fi
 complete=yes
 [ "$kind" = complete ] || complete=no
 filtered=no
+# Scene files (--collide_scene=FILE): those of COLLIDE_BUILTIN_SCENES (the built-in real
+# scenes mk/bench.mk passes to every run) keep a run complete; a user's own make it partial
+# (its rows name a file the repository does not have), as --collide_scene_only does.
+user_scenes=
 for arg in "$@"; do
-  case $arg in --benchmark_filter=*) complete=no filtered=yes ;; esac
+  case $arg in
+    --benchmark_filter=* | --collide_scene_only) complete=no filtered=yes ;;
+    --collide_scene=*)
+      case " ${COLLIDE_BUILTIN_SCENES:-} " in
+        *" ${arg#--collide_scene=} "*) ;;
+        *) complete=no user_scenes="$user_scenes ${arg#--collide_scene=}" ;;
+      esac ;;
+  esac
 done
 
 run_step "naming this machine" "$bin" --collide_machine_name
@@ -209,7 +220,8 @@ else
   "$python" scripts/bench/report --input "$out" --output "$dir/$name.md" --plots "$dir/$name-plots"
   why="a $suite run"
   [ "$filtered" = no ] || why="a filtered $suite run"
-  if [ "$filtered" = no ] && [ -n "$dirty" ] && [ "$kind" = complete ]; then
+  [ -z "$user_scenes" ] || why="$why with your scene files ($(echo $user_scenes))"
+  if [ "$filtered" = no ] && [ -z "$user_scenes" ] && [ -n "$dirty" ] && [ "$kind" = complete ]; then
     why="a $suite run with uncommitted changes"
   fi
   echo "bench: this was $why: $results/REPORT.md is left as it is (only a complete default or" \

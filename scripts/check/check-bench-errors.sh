@@ -17,7 +17,10 @@
 #     cannot apply refused;
 #   - scripts/bench/choice.py: quoted flag sets, CFLAGS+= and result-changing flags moved to
 #     CHOICE_CFLAGS; bad choices refused with exit 2 and the reason; the Makefile's refusals of
-#     result-changing CFLAGS and of CHOICE_CFLAGS in the reference folders, and CHOICE_LABEL.
+#     result-changing CFLAGS and of CHOICE_CFLAGS in the reference folders, and CHOICE_LABEL;
+#   - a scene file (--collide_scene=FILE): its rows agree on the pair counts, the report says so
+#     and says PAIR COUNT MISMATCH when one count is changed; a malformed file: exit 2, the
+#     reader's line and byte, nothing run.
 #   scripts/check/check-bench-errors.sh O
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -277,4 +280,80 @@ label_of() {
 [ "$(label_of CHOICE_CFLAGS='-O3  -ffast-math')" = "not the reference: -O3 -ffast-math" ] ||
   fail "CHOICE_LABEL with CHOICE_CFLAGS: '$(label_of CHOICE_CFLAGS='-O3 -ffast-math')'"
 echo "bench-check: compare: a clear error on non-JSON, non-digest files, --reps on files and a bad build side; a warning across CPUs, \"same\" for equal medians; digests compared by input, a backend against its own scalar; choice.py's parsing and refusals; the Makefile's flag refusals and CHOICE_LABEL: ok"
+# 7. Scene files (--collide_scene=FILE): a 3-frame file written here gives scene rows whose
+# exact structures (ours and the peers not marked inexact) agree on the pair counts of the
+# first and the last frame, and a report section saying so; the same JSON with one row's count
+# changed makes the report say PAIR COUNT MISMATCH (the check can fail); --collide_list=scenes
+# names the file; a malformed file stops the run with the reader's line and byte, exit 2,
+# nothing run or written.
+"$python" - "$work/level.txt" << 'PY'
+import sys
+# 2D: a row of touching tiles, a wall, and movers that walk across them; box i is box i of
+# every frame.
+frames = []
+for t in range(3):
+    boxes = [(16.0 * c, 0.0, 16.0 * c + 16, 16.0) for c in range(24)]
+    boxes.append((0.0, 0.0, 8.0, 200.0))
+    boxes += [(20.0 * m + 3.5 * t, 16.0, 20.0 * m + 3.5 * t + 12, 40.0) for m in range(16)]
+    frames.append(boxes)
+with open(sys.argv[1], "w") as f:
+    f.write("collide-scene 1 2d\n")
+    f.write("\n---\n".join("\n".join(" ".join(f"{v:g}" for v in b) for b in fr) for fr in frames))
+    f.write("\n")
+PY
+"$bin" --collide_scene="$work/level.txt" --collide_list=scenes > "$work/scenes.out" ||
+  fail "--collide_list=scenes with a scene file failed"
+expect_text "--collide_list=scenes: the built-in scenes" "$work/scenes.out" "uniform built-in"
+expect_text "--collide_list=scenes: the file" "$work/scenes.out" "level file 41 2d 3 $work/level.txt"
+COLLIDE_MACHINE=scene-machine bash scripts/bench/bench.sh "$bin" smoke \
+  --collide_scene="$work/level.txt" --collide_scene_only --benchmark_min_time=0.001 \
+  > "$work/scene-run.log" 2>&1 || { cat "$work/scene-run.log" >&2; fail "a run of a scene file failed"; }
+scene_runs=("$COLLIDE_RESULTS"/scene-machine/partial/*.json.xz)
+[ "${#scene_runs[@]}" -eq 1 ] || fail "a run of a scene file: ${#scene_runs[@]} results, not 1"
+expect_text "a run of a scene file: partial" "$work/scene-run.log" "with your scene files ($work/level.txt)"
+"$python" - "${scene_runs[0]}" "$work/tampered.json" << 'PY' || fail "the scene file's rows"
+import json, lzma, sys
+sys.path.insert(0, "scripts/bench")
+from report.peers import INEXACT
+data = json.load(lzma.open(sys.argv[1], "rt"))
+rows = [b for b in data["benchmarks"] if b["name"].split("/")[-2:-1] == ["level"] or
+        "/level/" in b["name"]]
+names = [b["name"] for b in rows]
+assert any(n.startswith("broadphase/sap/") for n in names), names
+assert any(n.startswith("broadphase/sap-incremental-listed/") for n in names), names
+assert any(n.startswith("broadphase/sap-par/") for n in names), names
+other = [b["name"] for b in data["benchmarks"] if b not in rows]
+assert not other, f"--collide_scene_only ran other rows: {other[:5]}"
+exact = [b for b in rows if not b.get("error_occurred") and b["name"].split("/")[1] not in INEXACT]
+counts = {(b["pairs"], b["pairs_last"]) for b in exact}
+assert len(counts) == 1, {b["name"]: (b["pairs"], b["pairs_last"]) for b in exact}
+(first, last), = counts
+first, last = int(first), int(last)
+assert first > 0 and last > 0, counts
+peers = sum(b["name"].startswith("broadphase/peer-") for b in exact)
+print(f"bench-check: a 3-frame scene file: {len(rows)} rows ({peers} exact peers), every exact "
+      f"structure {first} pairs on frame 0 and {last} on frame 2: ok")
+victim = next(b for b in data["benchmarks"] if b["name"].startswith("broadphase/sap/"))
+victim["pairs"] += 1
+json.dump(data, open(sys.argv[2], "w"))
+PY
+report=("$COLLIDE_RESULTS"/scene-machine/partial/*.md)
+expect_text "the scene file's report section" "${report[0]}" "#### Scene file \`level\`: 41 boxes, 2D, 3 frames"
+expect_text "the scene file's pair check" "${report[0]}" "Pair counts identical across all"
+"$python" scripts/bench/report --input "$work/tampered.json" --output "$work/tampered.md" \
+  --plots "$work/tampered-plots" > "$work/tampered.log" 2>&1 || { cat "$work/tampered.log" >&2; fail "report of a changed count"; }
+expect_text "a changed pair count: the report" "$work/tampered.md" "PAIR COUNT MISMATCH"
+expect_text "a changed pair count: stderr" "$work/tampered.log" "scene file level: PAIR COUNT MISMATCH: sap/"
+echo "bench-check: a changed pair count is reported as a mismatch: ok"
+sed '4s/.*/16 0 0 16/' "$work/level.txt" > "$work/broken.txt"
+expect_fail "a malformed scene file" "$work/broken.txt: line 4 (byte 40): inverted box (min > max), on x" \
+  env COLLIDE_MACHINE=broken-machine bash scripts/bench/bench.sh "$bin" smoke \
+  --collide_scene="$work/broken.txt" --collide_scene_only
+grep -q "exit 2" "$work/out.log" || { cat "$work/out.log" >&2; fail "a malformed scene file: not exit 2"; }
+[ ! -e "$COLLIDE_RESULTS/broken-machine" ] || fail "a malformed scene file: a run was written"
+! grep -q '^\[' "$work/out.log" || fail "a malformed scene file: benchmarks ran"
+rc=0
+"$bin" --collide_scene="$work/broken.txt" --collide_list=scenes > /dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "a malformed scene file: collide-bench exit $rc, not 2"
+echo "bench-check: a malformed scene file: the reader's line and byte, exit 2, nothing run: ok"
 echo "bench-check: every failure said why; concurrent runs and two machines kept apart: ok"

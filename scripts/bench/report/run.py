@@ -1,6 +1,6 @@
 """One run's full section (write.py): its machine and run, the targets, the speedup plot, a
 throughput plot and two tables per kernel and scene, then the sections of their own (pixels,
-dynamics, sweep, broadphase, parallel, peers). Benchmark names are
+dynamics, sweep, broadphase, parallel, peers, scene files). Benchmark names are
 family/variant/backend/scene/N (DESIGN.md 5). Every ratio comes from this one run: backends are
 compared only with the scalar backend measured in the same process, minutes apart at most."""
 import os
@@ -8,6 +8,7 @@ import os
 from .broadphase import broadphase_section
 from .parallel import parallel_section
 from .peers import peers_section
+from .scenefiles import file_scene_names, scene_files_section
 from .dynamics import dynamics_section
 from .pixels import pixels_section
 from .sweep import sweep_section
@@ -238,7 +239,11 @@ def report_run(path, data, out_dir, rel, machine):
     lines += pixels_section(table, order, kinds, out_dir, rel, machine)
     lines += dynamics_section(table, out_dir, rel, machine)
     lines += sweep_section(table, order)
-    lines += broadphase_section(table, out_dir, rel, machine)
+    # The scene files' rows have a section of their own (scenefiles.py), not the study's plots.
+    files = file_scene_names(ctx)
+    lines += broadphase_section({k: v for k, v in table.items() if k[2] not in files}, out_dir, rel,
+                                machine)
     lines += parallel_section(data, path)
     lines += peers_section(table, ctx)
+    lines += scene_files_section(data)
     return lines
