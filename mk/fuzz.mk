@@ -12,10 +12,26 @@ fuzz-build: $(DEPS_STAMP)
 # in fuzz/artifacts/<target>/ and reported with the command that reproduces it (fuzz-repro).
 FUZZ_ENV = FUZZ_O=build/fuzz USER_KERNELS='$(USER_KERNELS)' USER_CFLAGS='$(USER_CFLAGS)' \
   $(if $(filter command line environment,$(origin FUZZ_CC)),FUZZ_CC='$(FUZZ_CC)')
+#
+# SCENE=files (docs/scenes.md): seed inputs made from the scene files' boxes
+# (scripts/fuzz/scene-seeds.py: windows and samples within the targets' limits, the frames as
+# the cache's moves) are written to build/fuzz/scene-corpus/<target>/, which the run reads
+# beside the committed corpus (fuzz/corpus/ is left as it is); without FUZZ_TARGETS on the
+# command line only the targets they seed run: broadphase, cache and parallel.
+SCENE_FUZZ_TARGETS := broadphase cache parallel
+SCENE_CORPUS := build/fuzz/scene-corpus
+FUZZ_RUN_TARGETS = $(if $(and $(strip $(SCENE)),$(filter-out command line environment,$(origin \
+  FUZZ_TARGETS))),$(SCENE_FUZZ_TARGETS),$(FUZZ_TARGETS))
 fuzz:
-	@bash scripts/fuzz/fuzz.sh check $(FUZZ_TARGETS)
-	@$(MAKE) --no-print-directory fuzz-build
-	@$(FUZZ_ENV) bash scripts/fuzz/fuzz.sh run $(FUZZ_TARGETS)
+	@bash scripts/fuzz/fuzz.sh check $(FUZZ_RUN_TARGETS)
+	@$(MAKE) --no-print-directory fuzz-build FUZZ_TARGETS='$(FUZZ_RUN_TARGETS)'
+ifneq ($(strip $(SCENE)),)
+	@$(MAKE) --no-print-directory O=build/release build/release/collide-scene
+	@$(PYTHON) scripts/fuzz/scene-seeds.py --out $(SCENE_CORPUS) --tool build/release/collide-scene $(SCENE)
+	@$(FUZZ_ENV) FUZZ_SEED_CORPUS=$(SCENE_CORPUS) bash scripts/fuzz/fuzz.sh run $(FUZZ_RUN_TARGETS)
+else
+	@$(FUZZ_ENV) bash scripts/fuzz/fuzz.sh run $(FUZZ_RUN_TARGETS)
+endif
 
 # Part of make test: about 20 seconds per target, one process, no disagreement allowed.
 fuzz-brief:

@@ -23,7 +23,9 @@
 # Environment: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_MINIMIZE_SECONDS; FUZZ_O (the fuzz build folder,
 # default build/fuzz); FUZZ_ARTIFACTS, FUZZ_CORPUS_LOCAL (default fuzz/artifacts and
 # fuzz/corpus-local: the failure-path test points them into build/); USER_KERNELS,
-# USER_CFLAGS, FUZZ_CC and COLLIDE_BACKEND are only repeated in the reproduce command.
+# USER_CFLAGS, FUZZ_CC and COLLIDE_BACKEND are only repeated in the reproduce command;
+# FUZZ_SEED_CORPUS, a folder whose <target>/ subfolders are read as extra corpora (make fuzz
+# SCENE=...).
 set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/../.."
@@ -256,8 +258,13 @@ for target in "${targets[@]}"; do
   echo "fuzz $mode [$lane_tag$k/$n] $target: ${seconds}s$([ "$mode" = run ] && echo ", $jobs jobs"), log $log"
   start=$(date +%s)
   # (TMPDIR: -fork's job folders go with the run's own folder, also when it is stopped.)
+  # FUZZ_SEED_CORPUS/<target>/ (make fuzz SCENE=...: inputs made from scene files) is read as
+  # a third corpus folder; new inputs still go to the first.
+  seeded=()
+  [ -z "${FUZZ_SEED_CORPUS:-}" ] || [ ! -d "$FUZZ_SEED_CORPUS/$target" ] ||
+    seeded=("$FUZZ_SEED_CORPUS/$target")
   TMPDIR=$PWD/$tmpdir/tmp setsid "$bin" "${common[@]}" "${extra[@]}" -max_total_time="$seconds" \
-    -artifact_prefix="$tmpdir/" "$new" "fuzz/corpus/$target" >"$log" 2>&1 &
+    -artifact_prefix="$tmpdir/" "$new" "fuzz/corpus/$target" "${seeded[@]}" >"$log" 2>&1 &
   pid=$!
   first=
   stopped=

@@ -12,8 +12,10 @@ date) and writes the summary, RESULTS/REPORT.md (the machines side by side: thei
 headline speedups, and each one's speedup plot), each machine's full report beside its runs,
 and each machine's plots in a folder of its own under the plots folder. With --input (quick,
 filtered or other runs) or --output, writes one page holding every run given: the runs side by
-side when there are several, then each one's full section. Pages and plots whose content did
-not change are left untouched. Two reports written at once into one folder take turns (a lock
+side when there are several, then each one's full section. Without --input or --output, the
+page of each machine's newest run with scene files (make bench SCENE=..., kept under
+results/<machine>/partial/) is written again too. Pages and plots whose content did not change
+are left untouched. Two reports written at once into one folder take turns (a lock
 file, .report.lock, beside the report). Runs with Debian's /usr/bin/python3 and
 python3-matplotlib.
 """
@@ -26,8 +28,31 @@ if not __package__:  # run as a folder (python3 scripts/bench/report): import it
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     __package__ = "report"  # noqa: A001  (PEP 366)
 
-from .data import newest_per_machine  # noqa: E402
+from .data import load_runs, newest_per_machine, run_files, run_name  # noqa: E402
 from .write import write_report, write_results  # noqa: E402
+
+# Partial runs looked at per machine for the newest one with scene files.
+SCENE_RUNS_LOOKED_AT = 20
+
+
+def rewrite_scene_runs(results):
+    """The page of each machine's newest run with scene files (make bench SCENE=..., always
+    partial: results/<machine>/partial/<run>.md beside its JSON, never committed), written
+    again, so that make report shows a user's scenes too. Returns the pages written."""
+    pages = []
+    for machine in sorted(os.listdir(results)) if os.path.isdir(results) else []:
+        partial = os.path.join(results, machine, "partial")
+        for path in run_files(partial)[:SCENE_RUNS_LOOKED_AT] if os.path.isdir(partial) else []:
+            try:
+                data = load_runs([path])[0][1]
+            except SystemExit:
+                continue  # a broken partial run is that run's problem, not the report's
+            if data.get("context", {}).get("collide_scene_files"):
+                base = os.path.join(partial, run_name(path))
+                write_report([path], base + ".md", base + "-plots")
+                pages.append(base + ".md")
+                break
+    return pages
 
 
 def main():
@@ -61,6 +86,9 @@ def main():
             write_report(paths, report, out_dir)
         else:
             write_results(paths, report, out_dir)
+    if not (args.input or args.output):
+        for page in rewrite_scene_runs(args.results):
+            print(f"report: your scene files' newest run: {page}")
     return 0
 
 
