@@ -128,6 +128,9 @@ Variables (default in brackets)
   USER_CFLAGS    extra flags for the USER_KERNELS files, e.g. -mavx2 [empty]
   BENCH          the suite of make bench: quick (2 min), default (10 min), full [default]
   BENCH_ARGS     extra Google Benchmark options, e.g. --benchmark_filter=sprite [empty]
+  SCENE          scene files ("a.scene b.scene", docs/scenes.md): make bench times the
+                 broadphases, the kept cache and the peers on them (their rows alone without
+                 BENCH); make fuzz seeds broadphase, cache and parallel with their boxes [empty]
   FUZZ_SECONDS   wall-clock seconds per target for make fuzz [30]
   FUZZ_MINIMIZE_SECONDS  at most this long minimizing a failing input; 0: keep it as found [15]
   INPUT          the input file of fuzz-repro [empty]

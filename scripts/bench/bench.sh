@@ -106,10 +106,11 @@ filtered=no
 # Scene files (--collide_scene=FILE): those of COLLIDE_BUILTIN_SCENES (the built-in real
 # scenes mk/bench.mk passes to every run) keep a run complete; a user's own make it partial
 # (its rows name a file the repository does not have), as --collide_scene_only does.
-user_scenes=
+user_scenes= scene_only=no
 for arg in "$@"; do
   case $arg in
-    --benchmark_filter=* | --collide_scene_only) complete=no filtered=yes ;;
+    --benchmark_filter=*) complete=no filtered=yes ;;
+    --collide_scene_only) complete=no scene_only=yes ;;
     --collide_scene=*)
       case " ${COLLIDE_BUILTIN_SCENES:-} " in
         *" ${arg#--collide_scene=} "*) ;;
@@ -220,8 +221,13 @@ else
   "$python" scripts/bench/report --input "$out" --output "$dir/$name.md" --plots "$dir/$name-plots"
   why="a $suite run"
   [ "$filtered" = no ] || why="a filtered $suite run"
-  [ -z "$user_scenes" ] || why="$why with your scene files ($(echo $user_scenes))"
-  if [ "$filtered" = no ] && [ -z "$user_scenes" ] && [ -n "$dirty" ] && [ "$kind" = complete ]; then
+  if [ "$scene_only" = yes ]; then
+    why="a run of the scene files' rows alone ($(echo $user_scenes))"
+  elif [ -n "$user_scenes" ]; then
+    why="$why with your scene files ($(echo $user_scenes))"
+  fi
+  if [ "$filtered" = no ] && [ "$scene_only" = no ] && [ -z "$user_scenes" ] && [ -n "$dirty" ] &&
+    [ "$kind" = complete ]; then
     why="a $suite run with uncommitted changes"
   fi
   echo "bench: this was $why: $results/REPORT.md is left as it is (only a complete default or" \

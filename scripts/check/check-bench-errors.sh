@@ -310,7 +310,7 @@ COLLIDE_MACHINE=scene-machine bash scripts/bench/bench.sh "$bin" smoke \
   > "$work/scene-run.log" 2>&1 || { cat "$work/scene-run.log" >&2; fail "a run of a scene file failed"; }
 scene_runs=("$COLLIDE_RESULTS"/scene-machine/partial/*.json.xz)
 [ "${#scene_runs[@]}" -eq 1 ] || fail "a run of a scene file: ${#scene_runs[@]} results, not 1"
-expect_text "a run of a scene file: partial" "$work/scene-run.log" "with your scene files ($work/level.txt)"
+expect_text "a run of a scene file: partial" "$work/scene-run.log" "a run of the scene files' rows alone ($work/level.txt)"
 "$python" - "${scene_runs[0]}" "$work/tampered.json" << 'PY' || fail "the scene file's rows"
 import json, lzma, sys
 sys.path.insert(0, "scripts/bench")
