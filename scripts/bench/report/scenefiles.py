@@ -9,6 +9,8 @@ import sys
 
 from .peers import INEXACT
 
+TINY = 1e-9  # K-cycles: keeps a ratio finite for an empty frame's row
+
 
 def scene_files(ctx):
     """[(name, boxes, dims, frames, path)] of the run's scene files, in command-line order (the
@@ -80,7 +82,8 @@ def scene_files_section(data):
              "the exact pairs must give the same two counts.", ""]
     for name, boxes, dims, frames, path in files:
         rows, skipped = _rows(data, name)
-        lines += [f"#### Scene file `{name}`: {boxes:,} boxes, {dims}D, {frames:,} frames", "",
+        plural = "s" if frames != 1 else ""
+        lines += [f"#### Scene file `{name}`: {boxes:,} boxes, {dims}D, {frames:,} frame{plural}", "",
                   f"From `{path}`.", ""]
         if not rows:
             lines += ["No row of this file ran in this run.", ""]
@@ -94,10 +97,10 @@ def scene_files_section(data):
             text = f"- Fastest of ours: `{_label(o[0], o[1])}`, {o[2]['kcycles_per_run']:,.1f} K per frame"
             if peers:
                 p = peers[0]
-                ratio = p[2]["kcycles_per_run"] / o[2]["kcycles_per_run"]
+                ratio = p[2]["kcycles_per_run"] / max(o[2]["kcycles_per_run"], TINY)
                 text += (f"; fastest exact peer: `{p[0]}`, {p[2]['kcycles_per_run']:,.1f} K: " +
                          (f"ours {ratio:.1f}x faster" if ratio >= 1 else
-                          f"**the peer {1 / ratio:.1f}x faster than ours**"))
+                          f"**the peer {1 / max(ratio, TINY):.1f}x faster than ours**"))
             lines.append(text + ".")
         # Every exact structure's two counts, which must agree.
         counted = [(r, (_count(r[2], "pairs"), _count(r[2], "pairs_last"))) for r in rows
@@ -126,7 +129,7 @@ def scene_files_section(data):
                          ", ".join(f"`{s}`" for s in inexact) + ".")
         for structure, why in skipped:
             lines.append(f"- Not run: `{structure}`: {why}.")
-        best = rows[0][2]["kcycles_per_run"]
+        best = max(rows[0][2]["kcycles_per_run"], TINY)
         lines += ["", "| structure | K-cycles per frame | vs fastest | pairs, frame 0 | "
                   f"pairs, frame {frames - 1} | |", "|---|---|---|---|---|---|"]
         for structure, backend, b in rows:
