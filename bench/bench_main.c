@@ -71,6 +71,13 @@ static size_t families_registered(item *out) {
   return n;
 }
 
+/* The family files that run scene files: with --collide_scene_only, the only ones registered
+ * (and they register only the files' rows). */
+static bool runs_scene_files(const char *file) {
+  return strcmp(file, "broadphase") == 0 || strcmp(file, "parallel") == 0 ||
+         strcmp(file, "peers") == 0;
+}
+
 /* The items as two parallel comma-separated lists in the JSON context. */
 static void add_context(const char *names_key, const char *kinds_key, const item *items, size_t n) {
   char names[2048] = "", kinds[1024] = "";
@@ -139,11 +146,8 @@ int main(int argc, char **argv) {
   if (harness_register_user_kernels() != 0) return 2;
   if (col_backend_init() != COL_OK) return 2; /* the library has printed why */
 
-    /* With --collide_scene_only, the families that run scene files register only their rows. */
 #define REGISTER(file)                                                                             \
-  if (!bench_scene_only() || strcmp(#file, "broadphase") == 0 || strcmp(#file, "parallel") == 0 || \
-      strcmp(#file, "peers") == 0)                                                                 \
-    bench_register_##file();
+  if (!bench_scene_only() || runs_scene_files(#file)) bench_register_##file();
   FAMILY_FILES(REGISTER)
 
   /* The backends timed and the families, each with what it is (the report never matches
