@@ -16,6 +16,7 @@
  * skipped with the reason. After timing, untimed builds on the last frame and then on frame 0
  * give pairs_last and the counters above for frame 0 (compared with our sweep and prune). */
 #include "bench.h"
+#include "bench_peer_probes.h"
 #include "bench_scene_files.h"
 #include "peers/peers.h"
 
@@ -379,45 +380,6 @@ static void add_paired(const peer_structure *p, bool count_only, const char *bac
   gb_arg(b, n);
 }
 
-/* The touch rule as observed: box A = [0, 1]^2 and a box B placed by `probe`; does the engine
- * report the pair? Probes: B shares A's right edge (touch), B starts 2^-10 or 0.15 to the
- * right (gaps below Box2D's two fat margins), B lies above A with x overlapping (a y gap of 4). */
-static const char *const probe_name[] = {"touch", "gap 2^-10", "gap 0.15", "x overlap & y gap 4"};
-enum { PROBES = 4 };
-
-static int probe(const peer_structure *p, int which) {
-  static const float dx[PROBES] = {1.0f, 1.0f + 0x1p-10f, 1.15f, 0.0f};
-  static const float dy[PROBES] = {0.0f, 0.0f, 0.0f, 5.0f};
-  const float lo_x[2] = {0.0f, dx[which]}, lo_y[2] = {0.0f, dy[which]},
-              hi_x[2] = {1.0f, dx[which] + 1.0f}, hi_y[2] = {1.0f, dy[which] + 1.0f}, z[2] = {0, 0};
-  const col_boxes boxes = {2, {lo_x, lo_y, z}, {hi_x, hi_y, z}, 2};
-  void *peer = p->ops->create(p->kind, true);
-  if (peer == NULL || !p->ops->build(peer, &boxes)) {
-    if (peer) p->ops->destroy(peer);
-    return -1;
-  }
-  p->ops->find(peer);
-  const int reported = (int)p->ops->reported_pairs(peer, NULL);
-  p->ops->destroy(peer);
-  return reported;
-}
-
-/* JSON context "peer_touch_rules": one line per structure, "engine-name: probe=0|1, ...". */
-static void add_touch_rules(const peer_structure *const *list, size_t count) {
-  char buf[4096] = "";
-  for (size_t i = 0; i < count; i++) {
-    size_t used = strlen(buf);
-    snprintf(buf + used, sizeof buf - used, "%s%s-%s:", i ? "\n" : "", list[i]->engine,
-             list[i]->name);
-    for (int k = 0; k < PROBES; k++) {
-      used = strlen(buf);
-      snprintf(buf + used, sizeof buf - used, "%s %s=%d", k ? "," : "", probe_name[k],
-               probe(list[i], k));
-    }
-  }
-  gb_add_context("peer_touch_rules", buf);
-}
-
 void bench_register_peers(void);
 void bench_register_peers(void) {
   const char *absent = peer_absent();
@@ -425,7 +387,7 @@ void bench_register_peers(void) {
     fprintf(stderr, "bench: peer engines missing, their rows are skipped:\n%s", absent);
   const peer_structure *const *list;
   const size_t count = peer_structures(&list);
-  add_touch_rules(list, count);
+  bench_peer_touch_rules(list, count);
   const bench_scene_file *f;
   for (size_t k = 0; (f = bench_scene_file_at(k)) != NULL; k++)
     for (size_t i = 0; i < count; i++)
