@@ -1,5 +1,5 @@
 /* The touch rule each peer structure shows on probe boxes (bench_peer_probes.h). */
-#include "bench_peer_probes.h"
+#include "bench_peers.h"
 #include "gbench.h"
 
 #include <stdio.h>

@@ -10,13 +10,9 @@
  * Counters: engine_pairs (as reported), pairs (after the re-test; own store only), missed_pairs
  * (our pairs missing from the engine's after the re-test: Chipmunk's sweep misses x touches),
  * kcycles_per_run (moving: the frame's update), build_kcycles and find_kcycles (from scratch).
- * Scene files (bench_scene_files.h): every structure that takes the file's dims, own store,
- * from scratch on one frame of the file's walk per iteration, named
- * broadphase/peer-<engine>-<structure>/<stem>/N; past a structure's max_count the row is
- * skipped with the reason. After timing, untimed builds on the last frame and then on frame 0
- * give pairs_last and the counters above for frame 0 (compared with our sweep and prune). */
+ * Scene files' peer rows: bench_peer_files.c. */
+#include "bench_peers.h"
 #include "bench.h"
-#include "bench_peer_probes.h"
 #include "bench_scene_files.h"
 #include "peers/peers.h"
 
@@ -27,12 +23,11 @@
 typedef struct peer_case {
   const peer_structure *peer;
   bool count_only;
-  int scene; /* a scene file's: SCENE_COUNT + its index */
-  const bench_scene_file *file;
+  int scene;
 } peer_case;
 
-/* Our sweep and prune's pairs on a from-scratch scene, sorted, kept for the other engines'
- * rows at the same scene and size (their boxes are the same: bench_scene_fill is
+/* Our sweep and prune's pairs on a from-scratch scene (or a scene file's frame 0), sorted, kept for
+ * the other engines' rows at the same scene and size (their boxes are the same: bench_scene_fill is
  * deterministic). At boxprune2d 100,000 that is 18.7 million pairs, about three seconds to find,
  * sort and fault in, once per engine before. The moving scene is never kept (its boxes depend
  * on the frames run), nor past KEPT_MAX scenes and sizes. */
@@ -62,8 +57,8 @@ static const col_pairs *ours_sorted(int scene, const col_boxes *boxes) {
 
 /* How many of our pairs (sweep and prune, same boxes) the engine's sorted exact set lacks;
  * false when it holds a pair we do not (which the closed-rule re-test should make impossible). */
-static bool missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *exact,
-                           size_t *missed) {
+bool bench_peer_missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *exact,
+                               size_t *missed) {
   const col_pairs *ours = ours_sorted(scene, boxes);
   size_t k = 0;
   *missed = 0;
@@ -80,71 +75,8 @@ static bool missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *e
  * outside the timed loop). */
 static col_pairs engine_reported, engine_exact;
 
-static void run_file(gb_state *st, const peer_case *c) {
-  const bench_scene_file *f = c->file;
-  const size_t n = f->scene.count;
-  if (c->peer->max_count != 0 && n > c->peer->max_count) {
-    char why[128];
-    snprintf(why, sizeof why, "%zu boxes: over this structure's limit of %zu", n,
-             c->peer->max_count);
-    gb_skip(st, why);
-    return;
-  }
-  void *peer = c->peer->ops->create(c->peer->kind, false);
-  bool ok = peer != NULL;
-  uint64_t build = 0, find = 0, step = 0;
-  while (ok && gb_keep_running(st)) {
-    const col_boxes boxes = bench_scene_file_frame(f, bench_scene_file_step(f, step++));
-    gb_pause(st);
-    c->peer->ops->clear(peer);
-    gb_resume(st);
-    const uint64_t t0 = bench_tsc();
-    ok = c->peer->ops->build(peer, &boxes);
-    const uint64_t t1 = bench_tsc();
-    c->peer->ops->find(peer);
-    const uint64_t t2 = bench_tsc();
-    build += t1 - t0, find += t2 - t1;
-  }
-  /* Untimed: the last frame's exact pairs, then frame 0's, compared with ours. */
-  size_t last_pairs = 0;
-  for (int e = 0; e < 2 && ok; e++) {
-    const col_boxes boxes = bench_scene_file_frame(f, e == 0 ? f->scene.frames - 1 : 0);
-    c->peer->ops->clear(peer);
-    ok = c->peer->ops->build(peer, &boxes);
-    if (!ok) break;
-    c->peer->ops->find(peer);
-    engine_reported.count = 0;
-    const size_t engine_pairs = c->peer->ops->reported_pairs(peer, &engine_reported);
-    peer_exact(&boxes, &engine_reported, &engine_exact);
-    if (e == 0) {
-      last_pairs = engine_exact.count;
-      continue;
-    }
-    const double iterations = (double)gb_iteration_count(st);
-    bench_finish(st, (int64_t)n, build + find);
-    gb_counter(st, "engine_pairs", (double)engine_pairs, GB_PLAIN);
-    gb_counter(st, "kcycles_per_run", (double)(build + find) / iterations / 1000.0, GB_PLAIN);
-    gb_counter(st, "build_kcycles", (double)build / iterations / 1000.0, GB_PLAIN);
-    gb_counter(st, "find_kcycles", (double)find / iterations / 1000.0, GB_PLAIN);
-    gb_counter(st, "pairs", (double)engine_exact.count, GB_PLAIN);
-    gb_counter(st, "pairs_last", (double)last_pairs, GB_PLAIN);
-    gb_counter(st, "frames", (double)f->scene.frames, GB_PLAIN);
-    size_t missed;
-    if (missed_of_ours(c->scene, &boxes, &engine_exact, &missed))
-      gb_counter(st, "missed_pairs", (double)missed, GB_PLAIN);
-    else
-      gb_skip(st, "the engine's re-tested pairs hold a pair our sweep and prune lacks");
-  }
-  if (!ok) gb_skip(st, "the engine refused the scene");
-  if (peer) c->peer->ops->destroy(peer);
-}
-
 static void run(gb_state *st, void *user) {
   const peer_case *c = user;
-  if (c->file != NULL) {
-    run_file(st, c);
-    return;
-  }
   const size_t n = (size_t)gb_arg_of(st, 0);
   bench_scene s = {0};
   bench_scene_fill(&s, c->scene, n);
@@ -193,7 +125,7 @@ static void run(gb_state *st, void *user) {
       size_t missed;
       peer_exact(&boxes, &engine_reported, &engine_exact);
       gb_counter(st, "pairs", (double)engine_exact.count, GB_PLAIN);
-      if (missed_of_ours(c->scene, &boxes, &engine_exact, &missed))
+      if (bench_peer_missed_of_ours(c->scene, &boxes, &engine_exact, &missed))
         gb_counter(st, "missed_pairs", (double)missed, GB_PLAIN);
       else
         gb_skip(st, "the engine's re-tested pairs hold a pair our sweep and prune lacks");
@@ -239,24 +171,13 @@ static void add(const peer_structure *p, bool count_only, int scene) {
   }
   if (k == 0 || used == sizeof cases / sizeof cases[0]) return; /* no size fits */
   peer_case *c = &cases[used++];
-  *c = (peer_case){p, count_only, scene, NULL};
+  *c = (peer_case){p, count_only, scene};
   char name[128];
   snprintf(name, sizeof name, "broadphase/peer-%s-%s%s/%s", p->engine, p->name,
            count_only ? "-count" : "", bench_scene_name[scene]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
   for (size_t i = 0; i < k; i++) gb_arg(b, sizes[i]);
-}
-
-static void add_file(const peer_structure *p, const bench_scene_file *f, int scene) {
-  peer_case *c = calloc(1, sizeof *c); /* kept for the whole run, as the registration needs */
-  if (c == NULL) return;
-  *c = (peer_case){p, false, scene, f};
-  char name[160];
-  snprintf(name, sizeof name, "broadphase/peer-%s-%s/%s", p->engine, p->name, f->name);
-  gb_benchmark *b = gb_register(name, run, c);
-  gb_unit(b, GB_MS);
-  gb_arg(b, (int64_t)f->scene.count);
 }
 
 /* Ours against one engine on the moving scene, interleaved in one benchmark:
@@ -388,10 +309,7 @@ void bench_register_peers(void) {
   const peer_structure *const *list;
   const size_t count = peer_structures(&list);
   bench_peer_touch_rules(list, count);
-  const bench_scene_file *f;
-  for (size_t k = 0; (f = bench_scene_file_at(k)) != NULL; k++)
-    for (size_t i = 0; i < count; i++)
-      if (f->scene.dims == 2 || list[i]->three_d) add_file(list[i], f, SCENE_COUNT + (int)k);
+  bench_register_peer_files(list, count);
   if (bench_scene_only()) return;
   for (size_t i = 0; i < count; i++)
     for (int count_only = 0; count_only < 2; count_only++) {

@@ -57,7 +57,10 @@ def _rows(data, scene):
 
 
 def _exact(structure):
-    return not structure.startswith("peer-") or structure not in INEXACT
+    """Ours, or a peer structure the peer list does not mark inexact (its per-frame rows,
+    peer-...-incremental, are the same structure)."""
+    base = structure[:-len("-incremental")] if structure.endswith("-incremental") else structure
+    return not base.startswith("peer-") or base not in INEXACT
 
 
 def _label(structure, backend):
@@ -77,7 +80,8 @@ def scene_files_section(data):
              "the file's frames in turn (0, 1, ..., last, ..., 1, 0, 1, ...), one frame per "
              "iteration: K-cycles are TSC cycles per frame (from scratch: the whole run on that "
              "frame, peers building a fresh structure and finding its pairs; kept forms: the cache "
-             "updated to it; `sap-par`: the parallel call, T threads). Pairs are counted by untimed "
+             "updated to it, and `peer-...-incremental`: the engine's structure updated with the boxes "
+             "that changed; `sap-par`: the parallel call, T threads). Pairs are counted by untimed "
              "calls after timing, on the first and the last frame, and every structure that finds "
              "the exact pairs must give the same two counts.", ""]
     for name, boxes, dims, frames, path in files:
