@@ -140,13 +140,16 @@ static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
                         simde_mm256_blend_ps(v, simde_mm256_permutevar8x32_ps(h, idx2), 0x92));
 }
 
-/* The whole-cell sweep's pair writer with a compress by table: entry m holds, 4 bits each from
- * the bottom, the lanes of m's set bits in order (the rest 0), so one variable permute packs
- * the hit ids; min / max against the query's index and an interleave give eight (a, b)
- * records, stored whole (the caller keeps room for them: no branch on the number of hits). */
+/* The whole-cell sweep's pair writer with a compress by table: entry m holds a byte per lane,
+ * the lanes of m's set bits in order, except that hits 2-3 and 4-5 trade places (the rest 0),
+ * widened to eight lane indices by one vpmovzxbd from memory, so one variable permute packs the
+ * hit ids in that order; min / max against the query's index, then the in-lane interleaves
+ * (unpacklo, unpackhi) give hits 0-3 and 4-7 as (a, b) records in order, with no cross-lane
+ * shuffle; stored whole (the caller keeps room for them: no branch on the number of hits). */
 #define COL_HAVE_EMIT_PAIRS 1
 #define LANES_BELOW(m, i)   __builtin_popcount((unsigned)(m) & ((1u << (i)) - 1u))
-#define LANE_AT(m, i)       (((m) >> (i)&1u) ? (uint32_t)(i) << (4 * LANES_BELOW(m, i)) : 0u)
+#define HIT_BYTE(k)         ((k) == 2 ? 4 : (k) == 3 ? 5 : (k) == 4 ? 2 : (k) == 5 ? 3 : (k))
+#define LANE_AT(m, i)       (((m) >> (i)&1u) ? (uint64_t)(i) << (8 * HIT_BYTE(LANES_BELOW(m, i))) : 0u)
 #define COMPRESS_ENTRY(m)                                                                          \
   (LANE_AT(m, 0) | LANE_AT(m, 1) | LANE_AT(m, 2) | LANE_AT(m, 3) | LANE_AT(m, 4) | LANE_AT(m, 5) | \
    LANE_AT(m, 6) | LANE_AT(m, 7))
@@ -155,20 +158,18 @@ static inline void store_mtd(col_mtd *out, vf dx, vf dy, vm hit) {
 #define COMPRESS_16(m) COMPRESS_4(m), COMPRESS_4((m) + 4), COMPRESS_4((m) + 8), COMPRESS_4((m) + 12)
 #define COMPRESS_64(m)                                                                             \
   COMPRESS_16(m), COMPRESS_16((m) + 16), COMPRESS_16((m) + 32), COMPRESS_16((m) + 48)
-static const uint32_t compress_table[256] = {COMPRESS_64(0u), COMPRESS_64(64u), COMPRESS_64(128u),
+static const uint64_t compress_table[256] = {COMPRESS_64(0u), COMPRESS_64(64u), COMPRESS_64(128u),
                                              COMPRESS_64(192u)};
 _Static_assert(sizeof(col_pair) == 8, "col_pair is two uint32");
 static inline size_t emit_pairs(col_pair *out, vm keep, const uint32_t *ids, uint32_t a) {
   const uint32_t bits = vm_bits(keep);
-  const vi nibbles = simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)compress_table[bits]),
-                                            simde_mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
-  const vi lanes = simde_mm256_and_si256(nibbles, simde_mm256_set1_epi32(7));
+  const vi lanes = simde_mm256_cvtepu8_epi32(
+      simde_mm_loadl_epi64((const simde__m128i *)(const void *)&compress_table[bits]));
   const vi b = simde_mm256_permutevar8x32_epi32(vi_loadu(ids), lanes);
   const vi q = simde_mm256_set1_epi32((int32_t)a);
   const vi lo = simde_mm256_min_epu32(q, b), hi = simde_mm256_max_epu32(q, b);
-  const vi p01 = simde_mm256_unpacklo_epi32(lo, hi), p23 = simde_mm256_unpackhi_epi32(lo, hi);
-  simde_mm256_storeu_si256((void *)out, simde_mm256_permute2x128_si256(p01, p23, 0x20));
-  simde_mm256_storeu_si256((void *)(out + 4), simde_mm256_permute2x128_si256(p01, p23, 0x31));
+  simde_mm256_storeu_si256((void *)out, simde_mm256_unpacklo_epi32(lo, hi));
+  simde_mm256_storeu_si256((void *)(out + 4), simde_mm256_unpackhi_epi32(lo, hi));
   return (size_t)__builtin_popcount(bits);
 }
 
