@@ -7,16 +7,18 @@
 # results/plots/ (scripts/bench/report); other runs write their own report under
 # results/<machine>/partial/.
 #
-# Scene files (docs/scenes.md, "Benchmarks on your scenes"): BENCH_SCENE_FILES, built-in real
-# scenes every run takes (binary scene files; none yet), then SCENE, yours ("a.scene b.scene"),
-# each passed as --collide_scene=FILE. A run with SCENE is partial (its rows name files the
-# repository does not have); with SCENE and without BENCH on the command line, only the scene
-# files' rows run (--collide_scene_only).
-BENCH_SCENE_FILES ?=
+# Scene files (docs/scenes.md, "Benchmarks on your scenes"): BENCH_SCENE_FILES, the built-in
+# real scenes (mk/real-scenes.mk: meshes and a level converted from Debian packages) that the
+# default and full suites take, then SCENE, yours ("a.scene b.scene"), each passed as
+# --collide_scene=FILE. A run with SCENE is partial (its rows name files the repository does
+# not have); with SCENE and without BENCH on the command line, only your files' rows run
+# (--collide_scene_only), without the real scenes.
 SCENE ?=
+BENCH_SCENE_ONLY = $(if $(strip $(SCENE)),$(if $(filter command line environment,$(origin BENCH)),,yes))
+BENCH_SCENE_FILES ?= $(if $(BENCH_SCENE_ONLY),,$(if $(filter default full,$(BENCH)),$(REAL_SCENE_FILES)))
 BENCH_SCENE_ARGS = $(foreach f,$(BENCH_SCENE_FILES) $(SCENE),--collide_scene=$(f)) \
-  $(if $(strip $(SCENE)),$(if $(filter command line environment,$(origin BENCH)),,--collide_scene_only))
-bench: $(DEPS_STAMP)
+  $(if $(BENCH_SCENE_ONLY),--collide_scene_only)
+bench: $(DEPS_STAMP) $(BENCH_SCENE_FILES)
 	@$(MAKE) --no-print-directory O=build/release build/release/collide-bench
 	@COLLIDE_BUILTIN_SCENES='$(strip $(BENCH_SCENE_FILES))' bash scripts/bench/bench.sh \
 	  build/release/collide-bench $(BENCH) $(BENCH_SCENE_ARGS) $(BENCH_ARGS)

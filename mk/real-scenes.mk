@@ -8,7 +8,7 @@
 REAL_SCENE_LIST := bench/scenes/real.list
 REAL_SCENE_TOOL := scripts/build/real-scene.py
 REAL_SCENE_DIR := build/scenes
-# (The self-tests' copies of the tree leave bench/scenes/ out: then there are no real scenes.)
+# (A tree without bench/scenes/ has no real scenes.)
 REAL_SCENES := $(if $(wildcard $(REAL_SCENE_LIST)),$(shell awk -F'|' '/^[a-z]/ { gsub(/[ \t]/, "", $$1); print $$1 }' $(REAL_SCENE_LIST)))
 # The scene files, in the list's order (make bench SCENE=... and the check take them from here).
 REAL_SCENE_FILES := $(REAL_SCENES:%=$(REAL_SCENE_DIR)/%.scene)

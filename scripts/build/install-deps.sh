@@ -54,7 +54,7 @@ mapfile -t peer_packages < <(awk '/^[a-z]/ { print $2 }' "$peer_list")
 packages+=("${peer_packages[@]}")
 # The real scenes' data (make real-scenes): the package column of bench/scenes/real.list, beside
 # the peer list in the same checkout ('|'-separated columns).
-# The self-tests' partial copies of the tree have no bench/scenes/: nothing to install for it.
+# A tree without bench/scenes/ has no real scenes: nothing to install for them.
 real_list=${peer_list%/peers/peers.list}/scenes/real.list
 if [ -f "$real_list" ]; then
   mapfile -t real_packages < <(awk -F'|' '/^[a-z]/ { gsub(/[ \t]/, "", $2); print $2 }' "$real_list" | sort -u)
