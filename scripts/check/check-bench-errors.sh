@@ -10,7 +10,8 @@
 #   - a report from two machines' JSON (scripts/check/fixtures/second-machine.json and a run of this
 #     machine) shows both side by side;
 #   - the report's memory-floor ratios and verdicts on scripts/check/fixtures/floor.json
-#     (scripts/check/check-floor-report.py);
+#     (scripts/check/check-floor-report.py); the real scenes' goals
+#     (scripts/check/check-scene-goals.py);
 #   - scripts/bench/compare.py: a clear error on a file that is not JSON (or a cut .json.xz), warnings on
 #     different CPUs, compressed and plain files alike;
 #     digests compared per input, a backend differing from its own scalar named; options that
@@ -157,6 +158,7 @@ assert row and row.group(1).strip() == "not on this CPU", row and row.groups()
 print(f"bench-check: a report of two machines shows both side by side ({', '.join(columns)}): ok")
 PY
 "$python" scripts/check/check-floor-report.py "$work/floor" || fail "the memory floor's report"
+"$python" scripts/check/check-scene-goals.py || fail "the real scenes' goals in the report"
 
 # 6. scripts/bench/compare.py.
 printf 'not json\n' > "$work/not.json"
