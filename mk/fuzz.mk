@@ -17,27 +17,33 @@ FUZZ_ENV = FUZZ_O=build/fuzz USER_KERNELS='$(USER_KERNELS)' USER_CFLAGS='$(USER_
 # (scripts/fuzz/scene-seeds.py: windows and samples within the targets' limits, the frames as
 # the cache's moves) are written to build/fuzz/scene-corpus/<target>/, which the run reads
 # beside the committed corpus (fuzz/corpus/ is left as it is); without FUZZ_TARGETS on the
-# command line only the targets they seed run: broadphase, cache and parallel.
+# command line only the targets they seed run: broadphase, cache and parallel. The built-in real
+# scenes (mk/real-scenes.mk: meshes and a game level) seed every run, make fuzz and fuzz-brief
+# alike, so the fuzzers always see their shapes (boxes touching along shared vertices).
 SCENE_FUZZ_TARGETS := broadphase cache parallel
 SCENE_CORPUS := build/fuzz/scene-corpus
 FUZZ_RUN_TARGETS = $(if $(and $(strip $(SCENE)),$(filter-out command line environment,$(origin \
   FUZZ_TARGETS))),$(SCENE_FUZZ_TARGETS),$(FUZZ_TARGETS))
+# The seeds of the real scenes and SCENE's files (a text file is converted by collide-scene).
+fuzz-scene-seeds: $(REAL_SCENE_FILES)
+	@rm -rf $(SCENE_CORPUS)
+	$(if $(strip $(SCENE)),@$(MAKE) --no-print-directory O=build/release build/release/collide-scene)
+	@$(PYTHON) scripts/fuzz/scene-seeds.py --out $(SCENE_CORPUS) \
+	  $(if $(strip $(SCENE)),--tool build/release/collide-scene) $(REAL_SCENE_FILES) $(SCENE)
+.PHONY: fuzz-scene-seeds
 fuzz:
 	@bash scripts/fuzz/fuzz.sh check $(FUZZ_RUN_TARGETS)
 	@$(MAKE) --no-print-directory fuzz-build FUZZ_TARGETS='$(FUZZ_RUN_TARGETS)'
-ifneq ($(strip $(SCENE)),)
-	@$(MAKE) --no-print-directory O=build/release build/release/collide-scene
-	@$(PYTHON) scripts/fuzz/scene-seeds.py --out $(SCENE_CORPUS) --tool build/release/collide-scene $(SCENE)
+	@$(MAKE) --no-print-directory fuzz-scene-seeds
 	@$(FUZZ_ENV) FUZZ_SEED_CORPUS=$(SCENE_CORPUS) bash scripts/fuzz/fuzz.sh run $(FUZZ_RUN_TARGETS)
-else
-	@$(FUZZ_ENV) bash scripts/fuzz/fuzz.sh run $(FUZZ_RUN_TARGETS)
-endif
 
 # Part of make test: about 20 seconds per target, one process, no disagreement allowed.
 fuzz-brief:
 	@FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz/fuzz.sh check $(FUZZ_TARGETS)
 	@$(MAKE) --no-print-directory fuzz-build
-	@$(FUZZ_ENV) FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash scripts/fuzz/fuzz.sh brief $(FUZZ_TARGETS)
+	@$(MAKE) --no-print-directory fuzz-scene-seeds SCENE=
+	@$(FUZZ_ENV) FUZZ_SEED_CORPUS=$(SCENE_CORPUS) FUZZ_SECONDS=$${FUZZ_BRIEF_SECONDS:-20} bash \
+	  scripts/fuzz/fuzz.sh brief $(FUZZ_TARGETS)
 
 # One input of one target, replayed by its fuzzer rebuilt with this command's variables
 # (USER_KERNELS ...): the report again, exit 1 while the disagreement stands.
