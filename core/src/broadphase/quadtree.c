@@ -1,24 +1,57 @@
 /* Quadtree (2D) / octree (3D), the classic form: a node keeps the boxes that straddle its
  * centre lines and passes the others down to the child cell that holds them strictly (a box
  * touching a centre line stays, so boxes in sibling cells are strictly apart and can never pair,
- * touching included). Each box is then tested against the boxes of its own node and of every
- * ancestor node: each pair exactly once. Placement uses the normalized box (it contains the
+ * touching included). Each box is then tested against the boxes of its own node and of the
+ * ancestor nodes: each pair exactly once. Placement uses the normalized box (it contains the
  * real one's overlaps); the exact rule decides. Boxes with NaN never pair; infinite ones stay at
- * the root. */
+ * the root.
+ *
+ * On meshes (triangles' boxes sharing vertices) the classic form tested every box against every
+ * ancestor's box and a node's boxes all against each other: the triangles that cross a centre
+ * plane stay high in the tree, about 2,800 ancestors per box and 250 M tests on an 89,000
+ * triangle mesh (docs/tuning.md). Two changes keep the tree and its pair set:
+ *   - a child is handed only the ancestors' boxes that meet the bounds of the child's own
+ *     boxes (no other ancestor can pair with a box below it);
+ *   - a large node's pairs are swept rather than tested all against all: its boxes are sorted
+ *     into classes by which centre planes they touch (those touching plane x lie in a slab
+ *     around it, spread over y and z, so a sweep on x would meet them all), and each pair of
+ *     classes is swept on the axis where their boxes are most spread out for their size. */
+#include "../aabb_ref.h"
 #include "broadphase.h"
 #include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-enum { LEAF_SIZE = 8, MAX_DEPTH = 20 };
+/* DIRECT_TESTS: a node whose own tests, all against all, would be at most this many tests its
+ * boxes directly; sorting them into classes costs more there (docs/tuning.md). */
+enum { LEAF_SIZE = 8, MAX_DEPTH = 20, DIRECT_TESTS = 4096 };
+
+typedef struct qt_rec { /* a box of the node being swept: real box (for the rule), normalized */
+  col_aabb3 box, norm;
+  uint32_t id;
+} qt_rec;
+typedef struct qt_ent { /* a sweep entry: the normalized box's extent on the swept axis */
+  float lo, hi;
+  uint32_t t; /* index into the node's records */
+} qt_ent;
 
 typedef struct qt {
   col__bp *bp;
   const col_aabb3 *norm;
-  uint32_t *scratch;   /* partition space, n entries */
-  uint32_t *ancestors; /* items of the nodes above, a stack */
-  size_t depth_items;
+  uint32_t *scratch; /* partition space, n entries */
+  /* The ancestor lists, a stack: a node's list is the boxes held above it that meet the bounds
+   * of its boxes; its children's lists are pushed after it. */
+  uint32_t *above;
+  size_t above_len, above_cap;
+  size_t held_above; /* boxes held by the nodes above (unfiltered), for the check */
+  /* One node's sweep, reused by every node and grown to the largest: records, the sweep
+   * entries of each axis (dims x cap), sort keys, order and radix scratch, classes. */
+  qt_rec *rec;
+  qt_ent *ent;
+  uint32_t *keys, *order, *rscratch;
+  uint8_t *cls;
+  size_t cap, base_bytes;
   unsigned dims;
 } qt;
 
@@ -95,16 +128,232 @@ void col__quadtree_validate(const col__qt_node *node, uint32_t *scratch) {
 }
 #endif
 
-/* Tests the node's own items against each other and against the ancestors' items, then
- * recurses into the children with the node's items added to the ancestors. items[0, n) is
- * reordered in place. */
-static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, int depth) {
+static void account(qt *q) {
+  col__bp_scratch(q->bp, q->base_bytes + q->above_cap * sizeof *q->above +
+                             q->cap * (sizeof *q->rec + q->dims * sizeof *q->ent +
+                                       4 * sizeof(uint32_t) + sizeof *q->cls));
+}
+
+static col_status reserve_above(qt *q, size_t need) {
+  if (need <= q->above_cap) return COL_OK;
+  size_t cap = 2 * q->above_cap;
+  if (cap < need) cap = need;
+  uint32_t *p = realloc(q->above, cap * sizeof *p);
+  if (!p) return COL_ERR_MEMORY;
+  q->above = p, q->above_cap = cap;
+  account(q);
+  return COL_OK;
+}
+
+static void free_node(qt *q) {
+  free(q->rec), free(q->ent), free(q->keys), free(q->order), free(q->rscratch), free(q->cls);
+  q->rec = NULL, q->ent = NULL, q->keys = q->order = q->rscratch = NULL, q->cls = NULL;
+  q->cap = 0;
+}
+
+static col_status reserve_node(qt *q, size_t need) {
+  if (need <= q->cap) return COL_OK;
+  size_t cap = 2 * q->cap;
+  if (cap < need) cap = need;
+  free_node(q);
+  q->rec = malloc(cap * sizeof *q->rec);
+  q->ent = malloc(cap * q->dims * sizeof *q->ent);
+  q->keys = malloc(cap * sizeof *q->keys);
+  q->order = malloc(cap * sizeof *q->order);
+  q->rscratch = malloc(2 * cap * sizeof *q->rscratch);
+  q->cls = malloc(cap * sizeof *q->cls);
+  if (!q->rec || !q->ent || !q->keys || !q->order || !q->rscratch || !q->cls) {
+    free_node(q);
+    return COL_ERR_MEMORY;
+  }
+  q->cap = cap;
+  account(q);
+  return COL_OK;
+}
+
+/* The single-pair rule of the set's dimension, inline (col__bp_overlap calls the public one). */
+static inline bool rule(const qt *q, col_aabb3 a, col_aabb3 b) {
+  if (q->dims == 3) return col__aabb3_overlap_ref(a, b, q->bp->touch);
+  return col__aabb2_overlap_ref((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
+                                (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, q->bp->touch);
+}
+
+static inline col_status test_pair(qt *q, uint32_t t, uint32_t u) {
+  q->bp->stats.tests++;
+  if (rule(q, q->rec[t].box, q->rec[u].box)) return col__bp_push(q->bp, q->rec[t].id, q->rec[u].id);
+  return COL_OK;
+}
+
+/* Every pair of e[0, n) (sorted on lo) whose extents meet on the axis. */
+static col_status sweep_self(qt *q, const qt_ent *e, size_t n) {
+  col_status st = COL_OK;
+  for (size_t i = 0; i < n && st == COL_OK; i++)
+    for (size_t j = i + 1; j < n && e[j].lo <= e[i].hi && st == COL_OK; j++)
+      st = test_pair(q, e[i].t, e[j].t);
+  return st;
+}
+
+/* Every pair of p[0, np) with r[0, nr) (each sorted on lo) whose extents meet: the two lists
+ * merged on lo, each entry taken tested against the other list's entries from its place on
+ * while their lo is within its extent. */
+static col_status sweep_cross(qt *q, const qt_ent *p, size_t np, const qt_ent *r, size_t nr) {
+  col_status st = COL_OK;
+  size_t i = 0, j = 0;
+  while (i < np && j < nr && st == COL_OK) {
+    if (p[i].lo <= r[j].lo) {
+      for (size_t k = j; k < nr && r[k].lo <= p[i].hi && st == COL_OK; k++)
+        st = test_pair(q, p[i].t, r[k].t);
+      i++;
+    } else {
+      for (size_t k = i; k < np && p[k].lo <= r[j].hi && st == COL_OK; k++)
+        st = test_pair(q, p[k].t, r[j].t);
+      j++;
+    }
+  }
+  return st;
+}
+
+/* order[0, n) by keys (both permuted): by insertion while that is cheaper than the radix
+ * sort's fixed cost of four passes over 256 counters. */
+static void sort_keys(uint32_t *keys, uint32_t *order, size_t n, uint32_t *scratch) {
+  if (n > 64) {
+    col__radix_sort32(keys, order, n, scratch);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    const uint32_t key = keys[i], t = order[i];
+    size_t j = i;
+    for (; j > 0 && keys[j - 1] > key; j--) keys[j] = keys[j - 1], order[j] = order[j - 1];
+    keys[j] = key, order[j] = t;
+  }
+}
+
+static float axis_lo(col_aabb3 b, unsigned k) {
+  return k == 0 ? b.min.x : k == 1 ? b.min.y : b.min.z;
+}
+static float axis_hi(col_aabb3 b, unsigned k) {
+  return k == 0 ? b.max.x : k == 1 ? b.max.y : b.max.z;
+}
+static float axis_of(col_vec3 v, unsigned k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
+
+/* The node's own boxes s[0, ns) against each other and against its ancestor list a[0, na),
+ * swept by classes. A box's class: whether it is the node's own or an ancestor's, and the
+ * centre planes its normalized box touches. Each pair of classes (one of them the node's own)
+ * is swept on the axis with the least expected work: the classes' mean extents on it over the
+ * range their centres span. Each pair of boxes falls in exactly one pair of classes. */
+static col_status node_sweep(qt *q, const uint32_t *s, size_t ns, const uint32_t *a, size_t na,
+                             col_vec3 centre) {
+  const size_t nt = ns + na;
+  col_status st = reserve_node(q, nt);
+  if (st != COL_OK) return st;
+  const unsigned d = q->dims, own = 1u << d, classes = 2u << d;
+  size_t count[16] = {0};
+  double lo[16][3], hi[16][3], ext[16][3];
+  for (unsigned c = 0; c < classes; c++)
+    for (unsigned k = 0; k < d; k++) lo[c][k] = INFINITY, hi[c][k] = -INFINITY, ext[c][k] = 0.0;
+  for (size_t t = 0; t < nt; t++) {
+    const uint32_t id = t < ns ? s[t] : a[t - ns];
+    const col_aabb3 nb = q->norm[id];
+    q->rec[t] = (qt_rec){col__bp_box(q->bp->boxes, id), nb, id};
+    unsigned c = t < ns ? 0 : own;
+    for (unsigned k = 0; k < d; k++) {
+      const float l = axis_lo(nb, k), h = axis_hi(nb, k), m = axis_of(centre, k);
+      if (l <= m && m <= h) c |= 1u << k;
+    }
+    q->cls[t] = (uint8_t)c;
+    count[c]++;
+    for (unsigned k = 0; k < d; k++) {
+      const double l = axis_lo(nb, k), h = axis_hi(nb, k), mid = 0.5 * l + 0.5 * h;
+      if (mid < lo[c][k]) lo[c][k] = mid;
+      if (mid > hi[c][k]) hi[c][k] = mid;
+      ext[c][k] += h - l;
+    }
+  }
+  signed char axis[8][16]; /* [own class][other class]: the axis to sweep on, -1 none */
+  bool need[3] = {false, false, false};
+  for (unsigned c = 0; c < own; c++)
+    for (unsigned e = c; e < classes; e++) {
+      axis[c][e] = -1;
+      if (count[c] == 0 || count[e] == 0) continue;
+      double best = INFINITY;
+      axis[c][e] = 0;
+      for (unsigned k = 0; k < d; k++) {
+        const double est = (ext[c][k] / (double)count[c] + ext[e][k] / (double)count[e]) /
+                           (fmax(hi[c][k], hi[e][k]) - fmin(lo[c][k], lo[e][k]));
+        if (est < best) best = est, axis[c][e] = (signed char)k;
+      }
+      need[axis[c][e]] = true;
+    }
+  size_t start[17];
+  start[0] = 0;
+  for (unsigned c = 0; c < classes; c++) start[c + 1] = start[c] + count[c];
+  for (unsigned k = 0; k < d; k++) {
+    if (!need[k]) continue;
+    for (size_t t = 0; t < nt; t++)
+      q->keys[t] = col__float_key(axis_lo(q->rec[t].norm, k)), q->order[t] = (uint32_t)t;
+    sort_keys(q->keys, q->order, nt, q->rscratch);
+    size_t at[16];
+    for (unsigned c = 0; c < classes; c++) at[c] = start[c];
+    qt_ent *ent = q->ent + k * q->cap;
+    for (size_t i = 0; i < nt; i++) {
+      const uint32_t t = q->order[i];
+      const col_aabb3 nb = q->rec[t].norm;
+      ent[at[q->cls[t]]++] = (qt_ent){axis_lo(nb, k), axis_hi(nb, k), t};
+    }
+  }
+  for (unsigned c = 0; c < own && st == COL_OK; c++)
+    for (unsigned e = c; e < classes && st == COL_OK; e++) {
+      if (axis[c][e] < 0) continue;
+      const qt_ent *ent = q->ent + (size_t)axis[c][e] * q->cap;
+      st = c == e ? sweep_self(q, ent + start[c], count[c])
+                  : sweep_cross(q, ent + start[c], count[c], ent + start[e], count[e]);
+    }
+  return st;
+}
+
+/* The node's own boxes against each other and against its ancestor list: directly when that
+ * is a few tests, by node_sweep otherwise. */
+static col_status node_pairs(qt *q, const uint32_t *s, size_t ns, const uint32_t *a, size_t na,
+                             col_vec3 centre) {
+  if (ns == 0) return COL_OK;
+  if (ns * (ns - 1) / 2 + ns * na > DIRECT_TESTS) return node_sweep(q, s, ns, a, na, centre);
+  const col_boxes *boxes = q->bp->boxes;
+  col_status st = COL_OK;
+  for (size_t i = 0; i < ns && st == COL_OK; i++) {
+    const col_aabb3 b = col__bp_box(boxes, s[i]);
+    for (size_t j = i + 1; j < ns && st == COL_OK; j++) {
+      q->bp->stats.tests++;
+      if (rule(q, b, col__bp_box(boxes, s[j]))) st = col__bp_push(q->bp, s[i], s[j]);
+    }
+    for (size_t j = 0; j < na && st == COL_OK; j++) {
+      q->bp->stats.tests++;
+      if (rule(q, b, col__bp_box(boxes, a[j]))) st = col__bp_push(q->bp, s[i], a[j]);
+    }
+  }
+  return st;
+}
+
+/* Whether normalized box b meets `bounds` (closed: a box touching them may pair). */
+static bool meets(col_aabb3 b, col_aabb3 bounds, unsigned dims) {
+  return b.min.x <= bounds.max.x && bounds.min.x <= b.max.x && b.min.y <= bounds.max.y &&
+         bounds.min.y <= b.max.y &&
+         (dims == 2 || (b.min.z <= bounds.max.z && bounds.min.z <= b.max.z));
+}
+
+/* Finds the node's pairs (its own boxes against each other and against its ancestor list,
+ * above[a_first, +a_count)), then recurses into the children, each handed the boxes of that
+ * list and of this node that meet the bounds of the child's boxes. items[0, n) is reordered in
+ * place. */
+static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, size_t a_first,
+                        size_t a_count, int depth) {
   const col_vec3 centre = centre_of(cell);
   const unsigned children = q->dims == 3 ? 8 : 4;
   size_t count[8] = {0}, stay = 0;
+  col_aabb3 bounds[8];
   const bool split = n > LEAF_SIZE && depth < MAX_DEPTH;
   if (split) {
-    /* Stable partition: staying items first, then children 0..7, via the scratch space. */
+    /* Stable partition: staying items first, then children 0..7, via the scratch space; the
+     * bounds of each child's boxes on the way. */
     for (size_t i = 0; i < n; i++) {
       const int k = child_of(q->norm[items[i]], centre, q->dims);
       if (k < 0)
@@ -114,39 +363,36 @@ static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, int de
     }
     size_t at[9];
     at[0] = stay;
-    for (unsigned k = 0; k < children; k++) at[k + 1] = at[k] + count[k];
+    for (unsigned k = 0; k < children; k++) {
+      at[k + 1] = at[k] + count[k];
+      bounds[k] = (col_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    }
     size_t s = 0;
     for (size_t i = 0; i < n; i++) {
-      const int k = child_of(q->norm[items[i]], centre, q->dims);
+      const col_aabb3 b = q->norm[items[i]];
+      const int k = child_of(b, centre, q->dims);
       q->scratch[k < 0 ? s++ : at[k]++] = items[i];
+      if (k >= 0) {
+        col_aabb3 *r = &bounds[k];
+        r->min.x = b.min.x < r->min.x ? b.min.x : r->min.x;
+        r->max.x = b.max.x > r->max.x ? b.max.x : r->max.x;
+        r->min.y = b.min.y < r->min.y ? b.min.y : r->min.y;
+        r->max.y = b.max.y > r->max.y ? b.max.y : r->max.y;
+        r->min.z = b.min.z < r->min.z ? b.min.z : r->min.z;
+        r->max.z = b.max.z > r->max.z ? b.max.z : r->max.z;
+      }
     }
     for (size_t i = 0; i < n; i++) items[i] = q->scratch[i];
     COL_VALIDATE_CALL(
         col__quadtree_validate(&(col__qt_node){q->norm, items, n, stay, count, cell, q->dims,
-                                               q->bp->boxes->count, q->depth_items},
+                                               q->bp->boxes->count, q->held_above},
                                q->scratch));
   } else {
     stay = n;
   }
-  const col_boxes *boxes = q->bp->boxes;
-  col_status st = COL_OK;
-  for (size_t i = 0; i < stay && st == COL_OK; i++) {
-    const col_aabb3 a = col__bp_box(boxes, items[i]);
-    for (size_t j = i + 1; j < stay && st == COL_OK; j++) {
-      q->bp->stats.tests++;
-      if (col__bp_overlap(boxes, a, col__bp_box(boxes, items[j]), q->bp->touch))
-        st = col__bp_push(q->bp, items[i], items[j]);
-    }
-    for (size_t j = 0; j < q->depth_items && st == COL_OK; j++) {
-      q->bp->stats.tests++;
-      if (col__bp_overlap(boxes, a, col__bp_box(boxes, q->ancestors[j]), q->bp->touch))
-        st = col__bp_push(q->bp, items[i], q->ancestors[j]);
-    }
-  }
+  col_status st = node_pairs(q, items, stay, q->above + a_first, a_count, centre);
   if (!split || st != COL_OK) return st;
-  /* The children items meet this node's staying items as ancestors. */
-  const size_t below = q->depth_items;
-  for (size_t i = 0; i < stay; i++) q->ancestors[q->depth_items++] = items[i];
+  q->held_above += stay;
   size_t first = stay;
   for (unsigned k = 0; k < children && st == COL_OK; k++) {
     col_aabb3 sub = cell;
@@ -164,10 +410,24 @@ static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, int de
       else
         sub.max.z = centre.z;
     }
-    if (count[k] > 0) st = visit(q, items + first, count[k], sub, depth + 1);
+    if (count[k] > 0) {
+      const size_t base = q->above_len;
+      st = reserve_above(q, base + a_count + stay);
+      if (st != COL_OK) break;
+      size_t m = 0;
+      for (size_t j = 0; j < a_count; j++) {
+        const uint32_t id = q->above[a_first + j];
+        if (meets(q->norm[id], bounds[k], q->dims)) q->above[base + m++] = id;
+      }
+      for (size_t j = 0; j < stay; j++)
+        if (meets(q->norm[items[j]], bounds[k], q->dims)) q->above[base + m++] = items[j];
+      q->above_len = base + m;
+      st = visit(q, items + first, count[k], sub, base, m, depth + 1);
+      q->above_len = base;
+    }
     first += count[k];
   }
-  q->depth_items = below;
+  q->held_above -= stay;
   return st;
 }
 
@@ -176,9 +436,12 @@ col_status col__bp_quadtree(col__bp *bp) {
   const size_t n = boxes->count;
   col_aabb3 *norm = calloc(n, sizeof *norm);
   uint32_t *items = calloc(n, sizeof *items), *scratch = calloc(n, sizeof *scratch);
-  uint32_t *ancestors = calloc(n, sizeof *ancestors);
-  col_status st = norm && items && scratch && ancestors ? COL_OK : COL_ERR_MEMORY;
-  col__bp_scratch(bp, n * (sizeof *norm + 3 * sizeof(uint32_t)));
+  col_status st = norm && items && scratch ? COL_OK : COL_ERR_MEMORY;
+  qt q = {bp,         norm, scratch, NULL, 0,
+          0,          0,    NULL,    NULL, NULL,
+          NULL,       NULL, NULL,    0,    n * (sizeof *norm + 2 * sizeof(uint32_t)),
+          boxes->dims};
+  account(&q);
   size_t m = 0;
   col_aabb3 root = {{INFINITY, INFINITY, 0.0f}, {-INFINITY, -INFINITY, 0.0f}};
   if (boxes->dims == 3) root.min.z = INFINITY, root.max.z = -INFINITY;
@@ -195,10 +458,8 @@ col_status col__bp_quadtree(col__bp *bp) {
     if (boxes->dims == 3 && isfinite(b.min.z)) root.min.z = fminf(root.min.z, b.min.z);
     if (boxes->dims == 3 && isfinite(b.max.z)) root.max.z = fmaxf(root.max.z, b.max.z);
   }
-  if (st == COL_OK && m > 1) {
-    qt q = {bp, norm, scratch, ancestors, 0, boxes->dims};
-    st = visit(&q, items, m, root, 0);
-  }
-  free(norm), free(items), free(scratch), free(ancestors);
+  if (st == COL_OK && m > 1) st = visit(&q, items, m, root, 0, 0, 0);
+  free(norm), free(items), free(scratch), free(q.above);
+  free_node(&q);
   return st;
 }
