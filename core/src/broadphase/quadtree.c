@@ -25,7 +25,7 @@
 
 /* DIRECT_TESTS: a node whose own tests, all against all, would be at most this many tests its
  * boxes directly; sorting them into classes costs more there (docs/tuning.md). */
-enum { LEAF_SIZE = 8, MAX_DEPTH = 20, DIRECT_TESTS = 4096 };
+enum { LEAF_SIZE = 8, MAX_DEPTH = 20, DIRECT_TESTS = 16384 };
 
 typedef struct qt_rec { /* a box of the node being swept: real box (for the rule), normalized */
   col_aabb3 box, norm;
@@ -51,6 +51,7 @@ typedef struct qt {
   qt_ent *ent;
   uint32_t *keys, *order, *rscratch;
   uint8_t *cls;
+  float *lane; /* direct tests: min x, y, z, max x, y, z, each cap + 4 floats */
   size_t cap, base_bytes;
   unsigned dims;
 } qt;
@@ -131,7 +132,8 @@ void col__quadtree_validate(const col__qt_node *node, uint32_t *scratch) {
 static void account(qt *q) {
   col__bp_scratch(q->bp, q->base_bytes + q->above_cap * sizeof *q->above +
                              q->cap * (sizeof *q->rec + q->dims * sizeof *q->ent +
-                                       4 * sizeof(uint32_t) + sizeof *q->cls));
+                                       4 * sizeof(uint32_t) + sizeof *q->cls) +
+                             (q->cap ? 6 * (q->cap + 4) * sizeof *q->lane : 0));
 }
 
 static col_status reserve_above(qt *q, size_t need) {
@@ -147,7 +149,9 @@ static col_status reserve_above(qt *q, size_t need) {
 
 static void free_node(qt *q) {
   free(q->rec), free(q->ent), free(q->keys), free(q->order), free(q->rscratch), free(q->cls);
+  free(q->lane);
   q->rec = NULL, q->ent = NULL, q->keys = q->order = q->rscratch = NULL, q->cls = NULL;
+  q->lane = NULL;
   q->cap = 0;
 }
 
@@ -162,7 +166,8 @@ static col_status reserve_node(qt *q, size_t need) {
   q->order = malloc(cap * sizeof *q->order);
   q->rscratch = malloc(2 * cap * sizeof *q->rscratch);
   q->cls = malloc(cap * sizeof *q->cls);
-  if (!q->rec || !q->ent || !q->keys || !q->order || !q->rscratch || !q->cls) {
+  q->lane = malloc(6 * (cap + 4) * sizeof *q->lane);
+  if (!q->rec || !q->ent || !q->keys || !q->order || !q->rscratch || !q->cls || !q->lane) {
     free_node(q);
     return COL_ERR_MEMORY;
   }
@@ -311,23 +316,46 @@ static col_status node_sweep(qt *q, const uint32_t *s, size_t ns, const uint32_t
   return st;
 }
 
-/* The node's own boxes against each other and against its ancestor list: directly when that
- * is a few tests, by node_sweep otherwise. */
+/* The node's own boxes against each other and against its ancestor list: by node_sweep when
+ * all against all would be many tests; otherwise all against all, four boxes a step. The own
+ * boxes come first in the arrays, so box i meets every box after it: the rest of its own and
+ * the whole list. */
 static col_status node_pairs(qt *q, const uint32_t *s, size_t ns, const uint32_t *a, size_t na,
                              col_vec3 centre) {
   if (ns == 0) return COL_OK;
   if (ns * (ns - 1) / 2 + ns * na > DIRECT_TESTS) return node_sweep(q, s, ns, a, na, centre);
-  const col_boxes *boxes = q->bp->boxes;
-  col_status st = COL_OK;
+  const size_t nt = ns + na;
+  col_status st = reserve_node(q, nt);
+  if (st != COL_OK) return st;
+  const size_t stride = q->cap + 4;
+  float *v[6];
+  for (int k = 0; k < 6; k++) v[k] = q->lane + k * stride;
+  for (size_t t = 0; t < nt; t++) {
+    const col_aabb3 b = col__bp_box(q->bp->boxes, t < ns ? s[t] : a[t - ns]);
+    v[0][t] = b.min.x, v[1][t] = b.min.y, v[3][t] = b.max.x, v[4][t] = b.max.y;
+    /* A 2D set's z is -1..1 here, which meets under both rules: the 3D rule decides. */
+    v[2][t] = q->dims == 3 ? b.min.z : -1.0f, v[5][t] = q->dims == 3 ? b.max.z : 1.0f;
+  }
+  for (size_t t = nt; t < nt + 4; t++) /* NaN never meets: the last step's spare lanes */
+    for (int k = 0; k < 6; k++) v[k][t] = NAN;
+  const bool open = q->bp->touch == COL_TOUCH_SEPARATES;
+  q->bp->stats.tests += ns * (ns - 1) / 2 + ns * na;
   for (size_t i = 0; i < ns && st == COL_OK; i++) {
-    const col_aabb3 b = col__bp_box(boxes, s[i]);
-    for (size_t j = i + 1; j < ns && st == COL_OK; j++) {
-      q->bp->stats.tests++;
-      if (rule(q, b, col__bp_box(boxes, s[j]))) st = col__bp_push(q->bp, s[i], s[j]);
-    }
-    for (size_t j = 0; j < na && st == COL_OK; j++) {
-      q->bp->stats.tests++;
-      if (rule(q, b, col__bp_box(boxes, a[j]))) st = col__bp_push(q->bp, s[i], a[j]);
+    const col__f4 lx = splat4(v[0][i]), ly = splat4(v[1][i]), lz = splat4(v[2][i]);
+    const col__f4 hx = splat4(v[3][i]), hy = splat4(v[4][i]), hz = splat4(v[5][i]);
+    for (size_t j = i + 1; j < nt && st == COL_OK; j += 4) {
+      const col__f4 bx = load4(v[0] + j), by = load4(v[1] + j), bz = load4(v[2] + j);
+      const col__f4 cx = load4(v[3] + j), cy = load4(v[4] + j), cz = load4(v[5] + j);
+      /* The reference rule (aabb_ref.h) lane by lane: IEEE compares, the same answers. */
+      const col__i4 m =
+          open ? (hx > bx) & (cx > lx) & (hy > by) & (cy > ly) & (hz > bz) & (cz > lz)
+               : (hx >= bx) & (cx >= lx) & (hy >= by) & (cy >= ly) & (hz >= bz) & (cz >= lz);
+      if (!(m[0] | m[1] | m[2] | m[3])) continue;
+      for (unsigned l = 0; l < 4 && st == COL_OK; l++)
+        if (m[l]) {
+          const size_t t = j + l;
+          st = col__bp_push(q->bp, s[i], t < ns ? s[t] : a[t - ns]);
+        }
     }
   }
   return st;
@@ -390,7 +418,7 @@ static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, size_t
   } else {
     stay = n;
   }
-  col_status st = node_pairs(q, items, stay, q->above + a_first, a_count, centre);
+  col_status st = node_pairs(q, items, stay, a_count ? q->above + a_first : NULL, a_count, centre);
   if (!split || st != COL_OK) return st;
   q->held_above += stay;
   size_t first = stay;
@@ -437,10 +465,11 @@ col_status col__bp_quadtree(col__bp *bp) {
   col_aabb3 *norm = calloc(n, sizeof *norm);
   uint32_t *items = calloc(n, sizeof *items), *scratch = calloc(n, sizeof *scratch);
   col_status st = norm && items && scratch ? COL_OK : COL_ERR_MEMORY;
-  qt q = {bp,         norm, scratch, NULL, 0,
-          0,          0,    NULL,    NULL, NULL,
-          NULL,       NULL, NULL,    0,    n * (sizeof *norm + 2 * sizeof(uint32_t)),
-          boxes->dims};
+  qt q = {.bp = bp,
+          .norm = norm,
+          .scratch = scratch,
+          .base_bytes = n * (sizeof *norm + 2 * sizeof(uint32_t)),
+          .dims = boxes->dims};
   account(&q);
   size_t m = 0;
   col_aabb3 root = {{INFINITY, INFINITY, 0.0f}, {-INFINITY, -INFINITY, 0.0f}};
