@@ -40,6 +40,7 @@ typedef struct qt {
   col__bp *bp;
   const col_aabb3 *norm;
   uint32_t *scratch; /* partition space, n entries */
+  signed char *kid;  /* the child of each item of the node being split (-1: it stays) */
   /* The ancestor lists, a stack: a node's list is the boxes held above it that meet the bounds
    * of its boxes; its children's lists are pushed after it. */
   uint32_t *above;
@@ -350,7 +351,9 @@ static col_status node_pairs(qt *q, const uint32_t *s, size_t ns, const uint32_t
       const col__i4 m =
           open ? (hx > bx) & (cx > lx) & (hy > by) & (cy > ly) & (hz > bz) & (cz > lz)
                : (hx >= bx) & (cx >= lx) & (hy >= by) & (cy >= ly) & (hz >= bz) & (cz >= lz);
-      if (!(m[0] | m[1] | m[2] | m[3])) continue;
+      uint64_t w[2]; /* any lane set: two 64-bit halves, cheaper than four lane reads */
+      memcpy(w, &m, sizeof w);
+      if ((w[0] | w[1]) == 0) continue;
       for (unsigned l = 0; l < 4 && st == COL_OK; l++)
         if (m[l]) {
           const size_t t = j + l;
@@ -380,35 +383,34 @@ static col_status visit(qt *q, uint32_t *items, size_t n, col_aabb3 cell, size_t
   col_aabb3 bounds[8];
   const bool split = n > LEAF_SIZE && depth < MAX_DEPTH;
   if (split) {
-    /* Stable partition: staying items first, then children 0..7, via the scratch space; the
-     * bounds of each child's boxes on the way. */
-    for (size_t i = 0; i < n; i++) {
-      const int k = child_of(q->norm[items[i]], centre, q->dims);
-      if (k < 0)
-        stay++;
-      else
-        count[k]++;
-    }
-    size_t at[9];
-    at[0] = stay;
-    for (unsigned k = 0; k < children; k++) {
-      at[k + 1] = at[k] + count[k];
+    /* Stable partition: staying items first, then children 0..7, via the scratch space (each
+     * item's child kept from the first pass); the bounds of each child's boxes on the way. */
+    for (unsigned k = 0; k < children; k++)
       bounds[k] = (col_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-    }
-    size_t s = 0;
     for (size_t i = 0; i < n; i++) {
       const col_aabb3 b = q->norm[items[i]];
       const int k = child_of(b, centre, q->dims);
-      q->scratch[k < 0 ? s++ : at[k]++] = items[i];
-      if (k >= 0) {
-        col_aabb3 *r = &bounds[k];
-        r->min.x = b.min.x < r->min.x ? b.min.x : r->min.x;
-        r->max.x = b.max.x > r->max.x ? b.max.x : r->max.x;
-        r->min.y = b.min.y < r->min.y ? b.min.y : r->min.y;
-        r->max.y = b.max.y > r->max.y ? b.max.y : r->max.y;
-        r->min.z = b.min.z < r->min.z ? b.min.z : r->min.z;
-        r->max.z = b.max.z > r->max.z ? b.max.z : r->max.z;
+      q->kid[i] = (signed char)k;
+      if (k < 0) {
+        stay++;
+        continue;
       }
+      count[k]++;
+      col_aabb3 *r = &bounds[k];
+      r->min.x = b.min.x < r->min.x ? b.min.x : r->min.x;
+      r->max.x = b.max.x > r->max.x ? b.max.x : r->max.x;
+      r->min.y = b.min.y < r->min.y ? b.min.y : r->min.y;
+      r->max.y = b.max.y > r->max.y ? b.max.y : r->max.y;
+      r->min.z = b.min.z < r->min.z ? b.min.z : r->min.z;
+      r->max.z = b.max.z > r->max.z ? b.max.z : r->max.z;
+    }
+    size_t at[9];
+    at[0] = stay;
+    for (unsigned k = 0; k < children; k++) at[k + 1] = at[k] + count[k];
+    size_t s = 0;
+    for (size_t i = 0; i < n; i++) {
+      const int k = q->kid[i];
+      q->scratch[k < 0 ? s++ : at[k]++] = items[i];
     }
     for (size_t i = 0; i < n; i++) items[i] = q->scratch[i];
     COL_VALIDATE_CALL(
@@ -464,11 +466,13 @@ col_status col__bp_quadtree(col__bp *bp) {
   const size_t n = boxes->count;
   col_aabb3 *norm = calloc(n, sizeof *norm);
   uint32_t *items = calloc(n, sizeof *items), *scratch = calloc(n, sizeof *scratch);
-  col_status st = norm && items && scratch ? COL_OK : COL_ERR_MEMORY;
+  signed char *kid = calloc(n, sizeof *kid);
+  col_status st = norm && items && scratch && kid ? COL_OK : COL_ERR_MEMORY;
   qt q = {.bp = bp,
           .norm = norm,
           .scratch = scratch,
-          .base_bytes = n * (sizeof *norm + 2 * sizeof(uint32_t)),
+          .kid = kid,
+          .base_bytes = n * (sizeof *norm + 2 * sizeof(uint32_t) + sizeof *kid),
           .dims = boxes->dims};
   account(&q);
   size_t m = 0;
@@ -488,7 +492,7 @@ col_status col__bp_quadtree(col__bp *bp) {
     if (boxes->dims == 3 && isfinite(b.max.z)) root.max.z = fmaxf(root.max.z, b.max.z);
   }
   if (st == COL_OK && m > 1) st = visit(&q, items, m, root, 0, 0, 0);
-  free(norm), free(items), free(scratch), free(q.above);
+  free(norm), free(items), free(scratch), free(kid), free(q.above);
   free_node(&q);
   return st;
 }
