@@ -284,8 +284,11 @@ static col_status node_sweep(qt *q, const uint32_t *s, size_t ns, const uint32_t
       double best = INFINITY;
       axis[c][e] = 0;
       for (unsigned k = 0; k < d; k++) {
-        const double est = (ext[c][k] / (double)count[c] + ext[e][k] / (double)count[e]) /
-                           (fmax(hi[c][k], hi[e][k]) - fmin(lo[c][k], lo[e][k]));
+        /* Centres all in one place (range 0), or not finite (NaN): no estimate, not chosen
+         * unless no axis has one. */
+        const double range = fmax(hi[c][k], hi[e][k]) - fmin(lo[c][k], lo[e][k]);
+        if (!(range > 0.0)) continue;
+        const double est = (ext[c][k] / (double)count[c] + ext[e][k] / (double)count[e]) / range;
         if (est < best) best = est, axis[c][e] = (signed char)k;
       }
       need[axis[c][e]] = true;
