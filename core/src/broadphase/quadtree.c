@@ -320,6 +320,34 @@ static col_status node_sweep(qt *q, const uint32_t *s, size_t ns, const uint32_t
   return st;
 }
 
+/* Box i of the arrays v (the node's own boxes s[0, ns), then its list a) against every box
+ * after it, four a step; `open` is a constant at both calls, so each gets its own loop. */
+COL__BP_INLINE col_status direct_rows(qt *q, float *const v[6], const uint32_t *s, size_t ns,
+                                      const uint32_t *a, size_t nt, bool open) {
+  for (size_t i = 0; i < ns; i++) {
+    const col__f4 lx = splat4(v[0][i]), ly = splat4(v[1][i]), lz = splat4(v[2][i]);
+    const col__f4 hx = splat4(v[3][i]), hy = splat4(v[4][i]), hz = splat4(v[5][i]);
+    for (size_t j = i + 1; j < nt; j += 4) {
+      const col__f4 bx = load4(v[0] + j), by = load4(v[1] + j), bz = load4(v[2] + j);
+      const col__f4 cx = load4(v[3] + j), cy = load4(v[4] + j), cz = load4(v[5] + j);
+      /* The reference rule (aabb_ref.h) lane by lane: IEEE compares, the same answers. */
+      const col__i4 m =
+          open ? (hx > bx) & (cx > lx) & (hy > by) & (cy > ly) & (hz > bz) & (cz > lz)
+               : (hx >= bx) & (cx >= lx) & (hy >= by) & (cy >= ly) & (hz >= bz) & (cz >= lz);
+      uint64_t w[2]; /* any lane set: two 64-bit halves, cheaper than four lane reads */
+      memcpy(w, &m, sizeof w);
+      if ((w[0] | w[1]) == 0) continue;
+      for (unsigned l = 0; l < 4; l++)
+        if (m[l]) {
+          const size_t t = j + l;
+          const col_status st = col__bp_push(q->bp, s[i], t < ns ? s[t] : a[t - ns]);
+          if (st != COL_OK) return st;
+        }
+    }
+  }
+  return COL_OK;
+}
+
 /* The node's own boxes against each other and against its ancestor list: by node_sweep when
  * all against all would be many tests; otherwise all against all, four boxes a step. The own
  * boxes come first in the arrays, so box i meets every box after it: the rest of its own and
@@ -342,29 +370,9 @@ static col_status node_pairs(qt *q, const uint32_t *s, size_t ns, const uint32_t
   }
   for (size_t t = nt; t < nt + 4; t++) /* NaN never meets: the last step's spare lanes */
     for (int k = 0; k < 6; k++) v[k][t] = NAN;
-  const bool open = q->bp->touch == COL_TOUCH_SEPARATES;
   q->bp->stats.tests += ns * (ns - 1) / 2 + ns * na;
-  for (size_t i = 0; i < ns && st == COL_OK; i++) {
-    const col__f4 lx = splat4(v[0][i]), ly = splat4(v[1][i]), lz = splat4(v[2][i]);
-    const col__f4 hx = splat4(v[3][i]), hy = splat4(v[4][i]), hz = splat4(v[5][i]);
-    for (size_t j = i + 1; j < nt && st == COL_OK; j += 4) {
-      const col__f4 bx = load4(v[0] + j), by = load4(v[1] + j), bz = load4(v[2] + j);
-      const col__f4 cx = load4(v[3] + j), cy = load4(v[4] + j), cz = load4(v[5] + j);
-      /* The reference rule (aabb_ref.h) lane by lane: IEEE compares, the same answers. */
-      const col__i4 m =
-          open ? (hx > bx) & (cx > lx) & (hy > by) & (cy > ly) & (hz > bz) & (cz > lz)
-               : (hx >= bx) & (cx >= lx) & (hy >= by) & (cy >= ly) & (hz >= bz) & (cz >= lz);
-      uint64_t w[2]; /* any lane set: two 64-bit halves, cheaper than four lane reads */
-      memcpy(w, &m, sizeof w);
-      if ((w[0] | w[1]) == 0) continue;
-      for (unsigned l = 0; l < 4 && st == COL_OK; l++)
-        if (m[l]) {
-          const size_t t = j + l;
-          st = col__bp_push(q->bp, s[i], t < ns ? s[t] : a[t - ns]);
-        }
-    }
-  }
-  return st;
+  if (q->bp->touch == COL_TOUCH_SEPARATES) return direct_rows(q, v, s, ns, a, nt, true);
+  return direct_rows(q, v, s, ns, a, nt, false);
 }
 
 /* Whether normalized box b meets `bounds` (closed: a box touching them may pair). */
