@@ -1,0 +1,63 @@
+/* Internal: the quadtree's state shared by its two files, quadtree.c (the tree: the split, the
+ * lists handed down, the entry) and quadtree_pairs.c (a node's pairs: swept by classes or tested
+ * all against all). */
+#ifndef COLLIDE_BROADPHASE_QUADTREE_H
+#define COLLIDE_BROADPHASE_QUADTREE_H
+
+#include "broadphase.h"
+
+/* COL__QT_DIRECT_TESTS: a node whose own tests, all against all, would be at most this many tests
+ * its boxes directly; sorting them into classes costs more there (docs/tuning.md). */
+enum { COL__QT_LEAF_SIZE = 8, COL__QT_MAX_DEPTH = 20, COL__QT_DIRECT_TESTS = 16384 };
+
+/* A box of the node being swept: the box (for the rule) and its normalized form. */
+typedef struct col__qt_rec {
+  col_aabb3 box, norm;
+  uint32_t id; /* its position (id_of gives the box index) */
+} col__qt_rec;
+/* A sweep entry: the normalized box's extent on the swept axis. */
+typedef struct col__qt_ent {
+  float lo, hi;
+  uint32_t t; /* index into the node's records */
+} col__qt_ent;
+
+typedef struct col__qt {
+  col__bp *bp;
+  /* By position in Morton order (see col__bp_quadtree): the normalized boxes, the boxes, and
+   * each position's box index. */
+  const col_aabb3 *norm, *box;
+  const uint32_t *id_of;
+  uint32_t *scratch; /* partition space, n entries */
+  signed char *kid;  /* the child of each item of the node being split (-1: it stays) */
+  /* The ancestor lists, a stack: a node's list is the boxes held above it that meet the bounds
+   * of its boxes; its children's lists are pushed after it. */
+  uint32_t *above;
+  size_t above_len, above_cap;
+  size_t held_above; /* boxes held by the nodes above (unfiltered), for the check */
+  /* One node's sweep, reused by every node and grown to the largest: records, the sweep
+   * entries of each axis (dims x cap), sort keys, order and radix scratch, classes. */
+  col__qt_rec *rec;
+  col__qt_ent *ent;
+  uint32_t *keys, *order, *rscratch;
+  uint8_t *cls;
+  float *lane; /* direct tests: min x, y, z, max x, y, z, each cap + 4 floats */
+  size_t cap, base_bytes;
+  unsigned dims;
+} col__qt;
+
+/* Records the working memory held now (the tree's arrays, the lists' stack, a node's arrays). */
+static inline void col__qt_account(col__qt *q) {
+  col__bp_scratch(q->bp, q->base_bytes + q->above_cap * sizeof *q->above +
+                             q->cap * (sizeof *q->rec + q->dims * sizeof *q->ent +
+                                       4 * sizeof(uint32_t) + sizeof *q->cls) +
+                             (q->cap ? 6 * (q->cap + 4) * sizeof *q->lane : 0));
+}
+
+/* The node's own boxes (positions) s[0, ns) against each other and against its list a[0, na)
+ * (positions of boxes held above it); `centre` is the node's centre. */
+col_status col__qt_node_pairs(col__qt *q, const uint32_t *s, size_t ns, const uint32_t *a,
+                              size_t na, col_vec3 centre);
+/* Frees a node's arrays (col__qt_node_pairs grows them). */
+void col__qt_free_node(col__qt *q);
+
+#endif
