@@ -285,11 +285,8 @@ static void add(col_broadphase algorithm, const kept_form *kept, const char *bac
   gb_unit(b, GB_MS);
   const bench_suite *suite = bench_active_suite;
   if (which == BOXPRUNE3D || which == BOXPRUNE2D) {
-    /* Brute force runs the published 10,000 (50 million tests) but not 100,000; nor does the
-     * quadtree in the budgeted suites (40 M K-cycles and 30 s of the default suite's 10 minutes
-     * for one row at 3D 100,000, 1,800x sweep and prune: its curve is plain at 10,000). */
-    const bool heavy = algorithm == COL_BROADPHASE_BRUTE ||
-                       (algorithm == COL_BROADPHASE_QUADTREE && suite->budget > 0);
+    /* Brute force runs the published 10,000 (50 million tests) but not 100,000. */
+    const bool heavy = algorithm == COL_BROADPHASE_BRUTE;
     for (const int64_t *a = suite->boxprune; *a != 0; a++)
       if (!heavy || *a <= 10000) gb_arg(b, *a);
     return;

@@ -56,8 +56,10 @@ typedef enum col_broadphase {
                                   queried against it; see col_broadphase_cache for the
                                   incremental, per-frame form */
   COL_BROADPHASE_QUADTREE = 4, /* quadtree (2D) / octree (3D): boxes straddling a node's centre
-                                  lines stay at it, each box is tested against its node's and its
-                                  ancestors' boxes */
+                                  lines stay at it; a node's boxes are tested against each other
+                                  and against those of its ancestors that meet their bounds,
+                                  swept on one axis when there are many (meshes: triangles on
+                                  the centre planes) */
 } col_broadphase;
 
 /* The registry of broadphase algorithms, for harnesses that run every one (tests, fuzzers,
