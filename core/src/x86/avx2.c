@@ -80,18 +80,21 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
 static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, unsigned dims,
                                  vf c[8]) {
   if (dims == 3) {
-    vf r[8], unused[2];
-    for (int k = 0; k < 8; k++)
-      r[k] = simde_mm256_loadu_ps((const float *)(const void *)&rec[(uint32_t)slot[k] * 2]);
-    transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x20),
-                 simde_mm256_permute2f128_ps(r[1], r[5], 0x20),
-                 simde_mm256_permute2f128_ps(r[2], r[6], 0x20),
-                 simde_mm256_permute2f128_ps(r[3], r[7], 0x20), &c[0], &c[1], &c[2], &c[3]);
-    transpose4x2(simde_mm256_permute2f128_ps(r[0], r[4], 0x31),
-                 simde_mm256_permute2f128_ps(r[1], r[5], 0x31),
-                 simde_mm256_permute2f128_ps(r[2], r[6], 0x31),
-                 simde_mm256_permute2f128_ps(r[3], r[7], 0x31), &c[4], &c[5], &unused[0],
-                 &unused[1]);
+    /* Named loads, not an array filled in a loop: gcc 12 kept that array on the stack, each
+     * record stored and read back before the permutes (docs/tuning.md). */
+#define REC3(k) simde_mm256_loadu_ps((const float *)(const void *)&rec[(uint32_t)slot[k] * 2])
+    const vf r0 = REC3(0), r1 = REC3(1), r2 = REC3(2), r3 = REC3(3);
+    const vf r4 = REC3(4), r5 = REC3(5), r6 = REC3(6), r7 = REC3(7);
+#undef REC3
+    vf unused[2];
+    transpose4x2(simde_mm256_permute2f128_ps(r0, r4, 0x20),
+                 simde_mm256_permute2f128_ps(r1, r5, 0x20),
+                 simde_mm256_permute2f128_ps(r2, r6, 0x20),
+                 simde_mm256_permute2f128_ps(r3, r7, 0x20), &c[0], &c[1], &c[2], &c[3]);
+    transpose4x2(simde_mm256_permute2f128_ps(r0, r4, 0x31),
+                 simde_mm256_permute2f128_ps(r1, r5, 0x31),
+                 simde_mm256_permute2f128_ps(r2, r6, 0x31),
+                 simde_mm256_permute2f128_ps(r3, r7, 0x31), &c[4], &c[5], &unused[0], &unused[1]);
   } else {
     vf r[4];
     for (int k = 0; k < 4; k++)
