@@ -82,30 +82,38 @@ static inline void load_aabb2_aos(const col_aabb2 *p, vf *min_x, vf *min_y, vf *
 static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, unsigned dims,
                                  vf c[8]) {
   if (dims == 3) {
-    vf r[8], unused[2];
-    for (int k = 0; k < 8; k++) {
-      const simde__m256d lo =
-          simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k] * 2]);
-      const simde__m256d hi =
-          simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k + 1] * 2]);
-      r[k] = simde_mm512_castpd_ps(simde_mm512_insertf64x4(simde_mm512_castpd256_pd512(lo), hi, 1));
-    }
-    vf a[4], b[4];
-    for (int k = 0; k < 4; k++) {
-      a[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(2, 0, 2, 0));
-      b[k] = simde_mm512_shuffle_f32x4(r[2 * k], r[2 * k + 1], SIMDE_MM_SHUFFLE(3, 1, 3, 1));
-    }
+    /* Named registers, not arrays filled in loops: gcc 12 kept such arrays on the stack, each
+     * record stored and read back before the shuffles (docs/tuning.md). */
+#define REC3(k)                                                                                    \
+  simde_mm512_castpd_ps(simde_mm512_insertf64x4(                                                   \
+      simde_mm512_castpd256_pd512(                                                                 \
+          simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k] * 2])),    \
+      simde_mm256_loadu_pd((const double *)(const void *)&rec[(uint32_t)slot[2 * k + 1] * 2]), 1))
+    const vf r0 = REC3(0), r1 = REC3(1), r2 = REC3(2), r3 = REC3(3);
+    const vf r4 = REC3(4), r5 = REC3(5), r6 = REC3(6), r7 = REC3(7);
+#undef REC3
+    vf unused[2];
+    const vf a[4] = {simde_mm512_shuffle_f32x4(r0, r1, SIMDE_MM_SHUFFLE(2, 0, 2, 0)),
+                     simde_mm512_shuffle_f32x4(r2, r3, SIMDE_MM_SHUFFLE(2, 0, 2, 0)),
+                     simde_mm512_shuffle_f32x4(r4, r5, SIMDE_MM_SHUFFLE(2, 0, 2, 0)),
+                     simde_mm512_shuffle_f32x4(r6, r7, SIMDE_MM_SHUFFLE(2, 0, 2, 0))};
+    const vf b[4] = {simde_mm512_shuffle_f32x4(r0, r1, SIMDE_MM_SHUFFLE(3, 1, 3, 1)),
+                     simde_mm512_shuffle_f32x4(r2, r3, SIMDE_MM_SHUFFLE(3, 1, 3, 1)),
+                     simde_mm512_shuffle_f32x4(r4, r5, SIMDE_MM_SHUFFLE(3, 1, 3, 1)),
+                     simde_mm512_shuffle_f32x4(r6, r7, SIMDE_MM_SHUFFLE(3, 1, 3, 1))};
     transpose4x4(a[0], a[1], a[2], a[3], &c[0], &c[1], &c[2], &c[3]);
     transpose4x4(b[0], b[1], b[2], b[3], &c[4], &c[5], &unused[0], &unused[1]);
   } else {
-    vf a[4];
-    for (int k = 0; k < 4; k++) {
-      const uint64_t *s = slot + 4 * k;
-      vf v = simde_mm512_castps128_ps512(simde_mm_loadu_ps(rec[(uint32_t)s[0]].v));
-      v = simde_mm512_insertf32x4(v, simde_mm_loadu_ps(rec[(uint32_t)s[1]].v), 1);
-      v = simde_mm512_insertf32x4(v, simde_mm_loadu_ps(rec[(uint32_t)s[2]].v), 2);
-      a[k] = simde_mm512_insertf32x4(v, simde_mm_loadu_ps(rec[(uint32_t)s[3]].v), 3);
-    }
+#define REC2(k)                                                                                    \
+  simde_mm512_insertf32x4(                                                                         \
+      simde_mm512_insertf32x4(                                                                     \
+          simde_mm512_insertf32x4(                                                                 \
+              simde_mm512_castps128_ps512(simde_mm_loadu_ps(rec[(uint32_t)slot[4 * k]].v)),        \
+              simde_mm_loadu_ps(rec[(uint32_t)slot[4 * k + 1]].v), 1),                             \
+          simde_mm_loadu_ps(rec[(uint32_t)slot[4 * k + 2]].v), 2),                                 \
+      simde_mm_loadu_ps(rec[(uint32_t)slot[4 * k + 3]].v), 3)
+    const vf a[4] = {REC2(0), REC2(1), REC2(2), REC2(3)};
+#undef REC2
     transpose4x4(a[0], a[1], a[2], a[3], &c[0], &c[1], &c[2], &c[3]);
   }
   static const int32_t even_table[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
