@@ -149,6 +149,24 @@ COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
   return (col__f4)(((col__i4)t & m) | ((col__i4)f & ~m));
 }
 
+/* a < b ? a : b and a > b ? a : b per lane (b when either is NaN), as pick4 gives them: on x86
+ * one minps / maxps, which return exactly that, instead of a compare and a select (the survey's
+ * running minimum and maximum wait on it at every step). */
+COL__BP_INLINE col__f4 min4(col__f4 a, col__f4 b) {
+#if defined(__SSE__)
+  return __builtin_ia32_minps(a, b);
+#else
+  return pick4(a < b, a, b);
+#endif
+}
+COL__BP_INLINE col__f4 max4(col__f4 a, col__f4 b) {
+#if defined(__SSE__)
+  return __builtin_ia32_maxps(a, b);
+#else
+  return pick4(a > b, a, b);
+#endif
+}
+
 /* Sweep and prune's boxes dealt into cells (sap/deal.c): every box's record (box i's at
  * rec[i * COL__SAP_UNITS(dims)], the padding's after the last box's, all NaN), and each cell a run
  * of places, each the box index | its tag << 32: cell c's boxes sorted on min x at slot[base[c],

@@ -30,8 +30,7 @@ static inline int cell_of(const col__cells *c, int axis, float v) {
 COL__BP_INLINE col__u4 cells4(const col__cells *c, int axis, col__f4 v) {
   const col__f4 zero = splat4(0.0f), last = splat4((float)(c->count[axis] - 1));
   const col__f4 t = (v - splat4(c->lo[axis])) * splat4(c->scale[axis]);
-  const col__f4 u = pick4(t > zero, t, zero);
-  return (col__u4) __builtin_convertvector(pick4(u < last, u, last), col__i4);
+  return (col__u4) __builtin_convertvector(min4(max4(t, zero), last), col__i4);
 }
 
 /* Boxes i..i+3's records (at rec, the first one's) from their values in lanes: two 4x4

@@ -58,8 +58,8 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
         ok &= (z0 == z0) & (z1 == z1);
       }
     }
-    const col__f4 t = (x0 - splat4(lo)) * splat4(scale), u = pick4(t > zero, t, zero);
-    const col__u4 b = (col__u4) __builtin_convertvector(pick4(u < top, u, top), col__i4);
+    const col__f4 t = (x0 - splat4(lo)) * splat4(scale);
+    const col__u4 b = (col__u4) __builtin_convertvector(min4(max4(t, zero), top), col__i4);
     /* col__float_key: the bits flipped for negatives, the sign bit set for the others */
     const col__u4 bits = (col__u4)x0, neg = (col__u4)((col__i4)bits >> 31);
     const col__u4 key = bits ^ (neg | 0x80000000u);

@@ -18,7 +18,7 @@ COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col_
     const col__f4 l = load4(lo + r), h = load4(hi + r), d = h - l;
     const col__i4 real = d == d;
     bad |= (l > h) | (l == ninf) | (h == inf), odd |= ~real;
-    mn = pick4(l < mn, l, mn), mx = pick4(h > mx, h, mx);
+    mn = min4(l, mn), mx = max4(h, mx);
     sum += (col__f4)((col__i4)d & real);
   }
   bool any_bad = (bad[0] | bad[1] | bad[2] | bad[3]) != 0;
@@ -44,7 +44,8 @@ COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__su
   for (; r + 4 <= n; r += 4) {
     const col__f4 l = load4(x0 + r), h = load4(x1 + r), d = h - l;
     const col__i4 finite = (l > ninf) & (l < inf); /* false for NaN too */
-    mn = pick4(finite & (l < mn), l, mn), mx = pick4(finite & (l > mx), l, mx);
+    /* a value not finite as +inf to the minimum, -inf to the maximum: never taken */
+    mn = min4(pick4(finite, l, inf), mn), mx = max4(pick4(finite, l, ninf), mx);
     inv |= h < l, odd |= d != d;
   }
   bool inverted = (inv[0] | inv[1] | inv[2] | inv[3]) != 0;
