@@ -153,14 +153,14 @@ COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
  * one minps / maxps, which return exactly that, instead of a compare and a select (the survey's
  * running minimum and maximum wait on it at every step). */
 COL__BP_INLINE col__f4 min4(col__f4 a, col__f4 b) {
-#if defined(__SSE__)
+#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
   return __builtin_ia32_minps(a, b);
 #else
   return pick4(a < b, a, b);
 #endif
 }
 COL__BP_INLINE col__f4 max4(col__f4 a, col__f4 b) {
-#if defined(__SSE__)
+#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
   return __builtin_ia32_maxps(a, b);
 #else
   return pick4(a > b, a, b);
