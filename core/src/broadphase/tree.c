@@ -20,9 +20,16 @@ col_aabb3 col__normalized(col_aabb3 b) {
   return r;
 }
 
+/* fminf / fmaxf as compares (a NaN on either side ignored, as they do; which zero of -0 and +0
+ * comes back may differ, which no box test sees): gcc 12 calls the library for fminf without
+ * -ffinite-math-only, and the build made six such calls per box and level. */
+static inline float lesser(float a, float b) { return b < a || a != a ? b : a; }
+static inline float greater(float a, float b) { return b > a || a != a ? b : a; }
+
 static col_aabb3 unite(col_aabb3 a, col_aabb3 b) {
-  return (col_aabb3){{fminf(a.min.x, b.min.x), fminf(a.min.y, b.min.y), fminf(a.min.z, b.min.z)},
-                     {fmaxf(a.max.x, b.max.x), fmaxf(a.max.y, b.max.y), fmaxf(a.max.z, b.max.z)}};
+  return (col_aabb3){
+      {lesser(a.min.x, b.min.x), lesser(a.min.y, b.min.y), lesser(a.min.z, b.min.z)},
+      {greater(a.max.x, b.max.x), greater(a.max.y, b.max.y), greater(a.max.z, b.max.z)}};
 }
 
 static bool contains(col_aabb3 outer, col_aabb3 inner) {
@@ -187,8 +194,8 @@ static void select_kth(uint32_t *items, float *keys, size_t lo, size_t hi, size_
 }
 
 /* Top-down build over items[lo, hi): median split of the centres on their widest axis. */
-static int32_t build(col__tree *t, uint32_t *items, float *keys, const col_aabb3 *boxes, size_t lo,
-                     size_t hi, int32_t parent) {
+static int32_t build(col__tree *t, uint32_t *items, float *keys, const col_aabb3 *boxes,
+                     const float (*centres)[3], size_t lo, size_t hi, int32_t parent) {
   const int32_t n = new_node(t);
   if (n < 0) return -1;
   t->nodes[n].parent = parent;
@@ -201,23 +208,16 @@ static int32_t build(col__tree *t, uint32_t *items, float *keys, const col_aabb3
   }
   float lo_c[3] = {INFINITY, INFINITY, INFINITY}, hi_c[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (size_t i = lo; i < hi; i++) {
-    const col_aabb3 b = boxes[items[i]];
-    const float c[3] = {b.min.x + b.max.x, b.min.y + b.max.y, b.min.z + b.max.z};
-    for (int k = 0; k < 3; k++) lo_c[k] = fminf(lo_c[k], c[k]), hi_c[k] = fmaxf(hi_c[k], c[k]);
+    const float *c = centres[items[i]];
+    for (int k = 0; k < 3; k++) lo_c[k] = lesser(lo_c[k], c[k]), hi_c[k] = greater(hi_c[k], c[k]);
   }
   const float ex = hi_c[0] - lo_c[0], ey = hi_c[1] - lo_c[1], ez = hi_c[2] - lo_c[2];
   const int axis = !(ex < ey) && !(ex < ez) ? 0 : !(ey < ez) ? 1 : 2;
-  for (size_t i = lo; i < hi; i++) {
-    const col_aabb3 b = boxes[items[i]];
-    const float c = axis == 0   ? b.min.x + b.max.x
-                    : axis == 1 ? b.min.y + b.max.y
-                                : b.min.z + b.max.z;
-    keys[i] = c == c ? c : 0.0f; /* inf - inf centres: any key will do, it only costs balance */
-  }
+  for (size_t i = lo; i < hi; i++) keys[i] = centres[items[i]][axis];
   const size_t mid = lo + (hi - lo) / 2;
   select_kth(items, keys, lo, hi, mid);
-  const int32_t left = build(t, items, keys, boxes, lo, mid, n);
-  const int32_t right = left < 0 ? -1 : build(t, items, keys, boxes, mid, hi, n);
+  const int32_t left = build(t, items, keys, boxes, centres, lo, mid, n);
+  const int32_t right = left < 0 ? -1 : build(t, items, keys, boxes, centres, mid, hi, n);
   if (right < 0) return -1;
   t->nodes[n].left = left, t->nodes[n].right = right;
   t->nodes[n].box = unite(t->nodes[left].box, t->nodes[right].box);
@@ -229,8 +229,11 @@ col_status col__tree_build(col__tree *t, const col_aabb3 *boxes, const bool *usa
   t->leaf_of = malloc((n ? n : 1) * sizeof *t->leaf_of);
   uint32_t *items = malloc((n ? n : 1) * sizeof *items);
   float *keys = malloc((n ? n : 1) * sizeof *keys);
-  if (t->leaf_of == NULL || items == NULL || keys == NULL) {
-    free(items), free(keys);
+  /* Each box's doubled centre, computed once: every level of the build reads these twelve bytes
+   * instead of the whole box. */
+  float(*centres)[3] = malloc((n ? n : 1) * sizeof *centres);
+  if (t->leaf_of == NULL || items == NULL || keys == NULL || centres == NULL) {
+    free(items), free(keys), free(centres);
     col__tree_free(t);
     return COL_ERR_MEMORY;
   }
@@ -238,14 +241,18 @@ col_status col__tree_build(col__tree *t, const col_aabb3 *boxes, const bool *usa
   for (size_t i = 0; i < n; i++) {
     t->leaf_of[i] = -1;
     if (usable[i]) items[m++] = (uint32_t)i;
+    const col_aabb3 b = boxes[i];
+    const float c[3] = {b.min.x + b.max.x, b.min.y + b.max.y, b.min.z + b.max.z};
+    /* inf - inf centres: any key will do, it only costs balance */
+    for (int k = 0; k < 3; k++) centres[i][k] = c[k] == c[k] ? c[k] : 0.0f;
   }
   t->items = n;
-  if (m > 0 && (t->root = build(t, items, keys, boxes, 0, m, -1)) < 0) {
-    free(items), free(keys);
+  if (m > 0 && (t->root = build(t, items, keys, boxes, centres, 0, m, -1)) < 0) {
+    free(items), free(keys), free(centres);
     col__tree_free(t);
     return COL_ERR_MEMORY;
   }
-  free(items), free(keys);
+  free(items), free(keys), free(centres);
   COL_VALIDATE_CALL(tree_validate(t));
   return COL_OK;
 }
