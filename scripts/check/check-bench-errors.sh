@@ -160,6 +160,32 @@ PY
 "$python" scripts/check/check-floor-report.py "$work/floor" || fail "the memory floor's report"
 "$python" scripts/check/check-scene-goals.py || fail "the real scenes' goals in the report"
 
+# 5b. What bench.sh keeps of a run: measured values to 6 significant digits, counts written as
+# floats (pairs) to the last digit. Its packing step, taken from bench.sh, on a made-up run.
+sed -n '/^"$python" - "$json" "$tmp" << .PY./,/^PY$/p' scripts/bench/bench.sh | sed '1d;$d' > "$work/pack.py"
+cat > "$work/counts.json" << 'JSON'
+{
+  "context": {"date": "2026-11-28T22:00:00+00:00"},
+  "benchmarks": [
+    {
+      "name": "broadphase/sap/avx2/boxprune3d/100000",
+      "iterations": 12,
+      "real_time": 7.2412345678901234e+00,
+      "pairs": 1.1440450000000000e+06,
+      "tests": 5.6038470000000000e+06
+    }
+  ]
+}
+JSON
+"$python" "$work/pack.py" "$work/counts.json" "$work/counts.json.xz" || fail "bench.sh's packing step failed on a made-up run"
+"$python" - "$work/counts.json.xz" << 'PY' || fail "bench.sh's packing step changed a count or kept noise digits"
+import json, lzma, sys
+row = json.loads(lzma.open(sys.argv[1]).read())["benchmarks"][0]
+assert row["pairs"] == 1144045 and row["tests"] == 5603847 and row["iterations"] == 12, row
+assert row["real_time"] == 7.24123, row
+print("bench-check: a kept run: counts to the last digit, measured values to 6 significant digits: ok")
+PY
+
 # 6. scripts/bench/compare.py.
 printf 'not json\n' > "$work/not.json"
 expect_fail "compare on a file that is not JSON" "not.json: not a Google Benchmark JSON file" \
