@@ -81,7 +81,7 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
                                  vf c[8]) {
   if (dims == 3) {
     /* Named loads, not an array filled in a loop: gcc 12 kept that array on the stack, each
-     * record stored and read back before the permutes (docs/tuning.md). */
+     * record stored and read back before the permutes (docs/tuning-avx2.md). */
 #define REC3(k) simde_mm256_loadu_ps((const float *)(const void *)&rec[(uint32_t)slot[k] * 2])
     const vf r0 = REC3(0), r1 = REC3(1), r2 = REC3(2), r3 = REC3(3);
     const vf r4 = REC3(4), r5 = REC3(5), r6 = REC3(6), r7 = REC3(7);
@@ -166,8 +166,15 @@ static const uint64_t compress_table[256] = {COMPRESS_64(0u), COMPRESS_64(64u), 
 _Static_assert(sizeof(col_pair) == 8, "col_pair is two uint32");
 static inline size_t emit_pairs(col_pair *out, vm keep, const uint32_t *ids, uint32_t a) {
   const uint32_t bits = vm_bits(keep);
-  const vi lanes = simde_mm256_cvtepu8_epi32(
-      simde_mm_loadl_epi64((const simde__m128i *)(const void *)&compress_table[bits]));
+  /* The entry's bytes as memory holds them, lane 0's first: on a big-endian machine (s390x, where
+   * the emulated twin runs) a uint64_t keeps its low byte last, so it is swapped first. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  const uint64_t entry = __builtin_bswap64(compress_table[bits]);
+#else
+  const uint64_t entry = compress_table[bits];
+#endif
+  const vi lanes =
+      simde_mm256_cvtepu8_epi32(simde_mm_loadl_epi64((const simde__m128i *)(const void *)&entry));
   const vi b = simde_mm256_permutevar8x32_epi32(vi_loadu(ids), lanes);
   const vi q = simde_mm256_set1_epi32((int32_t)a);
   const vi lo = simde_mm256_min_epu32(q, b), hi = simde_mm256_max_epu32(q, b);

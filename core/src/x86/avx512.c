@@ -83,7 +83,7 @@ static inline void load_sap_recs(const col__sap_rec *rec, const uint64_t *slot, 
                                  vf c[8]) {
   if (dims == 3) {
     /* Named registers, not arrays filled in loops: gcc 12 kept such arrays on the stack, each
-     * record stored and read back before the shuffles (docs/tuning.md). */
+     * record stored and read back before the shuffles (docs/tuning-avx2.md). */
 #define REC3(k)                                                                                    \
   simde_mm512_castpd_ps(simde_mm512_insertf64x4(                                                   \
       simde_mm512_castpd256_pd512(                                                                 \
