@@ -12,7 +12,7 @@
 #   - the report's memory-floor ratios and verdicts on scripts/check/fixtures/floor.json
 #     (scripts/check/check-floor-report.py); the real scenes' goals
 #     (scripts/check/check-scene-goals.py);
-#   - scripts/bench/compare.py: a clear error on a file that is not JSON (or a cut .json.xz), warnings on
+#   - scripts/bench/compare.py (scripts/check/check-compare.sh): a clear error on a file that is not JSON (or a cut .json.xz), warnings on
 #     different CPUs, compressed and plain files alike;
 #     digests compared per input, a backend differing from its own scalar named; options that
 #     cannot apply refused;
@@ -186,128 +186,8 @@ assert row["real_time"] == 7.24123, row
 print("bench-check: a kept run: counts to the last digit, measured values to 6 significant digits: ok")
 PY
 
-# 6. scripts/bench/compare.py.
-printf 'not json\n' > "$work/not.json"
-expect_fail "compare on a file that is not JSON" "not.json: not a Google Benchmark JSON file" \
-  "$python" scripts/bench/compare.py "$work/not.json" "${runs[0]}"
-expect_fail "compare with the same backend on both sides" "both sides are the same" \
-  "$python" scripts/bench/compare.py --backends scalar scalar
-head -c $(($(wc -c < "${runs[0]}") / 2)) "${runs[0]}" > "$work/cut.json.xz"
-expect_fail "compare on a cut compressed file" "cut.json.xz: not a Google Benchmark JSON file" \
-  "$python" scripts/bench/compare.py "$work/cut.json.xz" "${runs[0]}"
-"$python" - "${runs[0]}" "$work/other-cpu.json" "$work/same.json" << 'PY'
-import json, lzma, sys
-raw = lzma.open(sys.argv[1]).read()
-open(sys.argv[3], "wb").write(raw)
-data = json.loads(raw)
-data["context"]["collide_cpu_identity"] = "GenuineIntel family 6 model 143 stepping 8 (another CPU)"
-json.dump(data, open(sys.argv[2], "w"))
-PY
-"$python" scripts/bench/compare.py "${runs[0]}" "$work/other-cpu.json" > "$work/compare.log" 2>&1 ||
-  { cat "$work/compare.log" >&2; fail "compare of two CPUs' files failed"; }
-expect_text "compare of two CPUs' files" "$work/compare.log" "warning: the two files differ in CPU"
-"$python" scripts/bench/compare.py "$work/same.json" "${runs[0]}" > "$work/compare.log" 2>&1 ||
-  { cat "$work/compare.log" >&2; fail "compare of a plain file with its compressed twin failed"; }
-expect_text "compare of a plain file with its compressed twin" "$work/compare.log" " same "
-"$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" > "$work/compare.log" 2>&1 ||
-  { cat "$work/compare.log" >&2; fail "compare of a file with itself failed"; }
-expect_text "compare of a file with itself" "$work/compare.log" " same "
-if grep -qF warning "$work/compare.log"; then
-  cat "$work/compare.log" >&2
-  fail "compare of a file with itself warns"
-fi
-expect_fail "compare --reps on two result files" "--reps applies to runs" \
-  "$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" --reps 3
-# --filter on two files keeps the rows starting with it (the runs hold scalar and sse2 rows).
-"$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" --filter mtd/batch/sse2/ > "$work/compare.log" 2>&1 ||
-  { cat "$work/compare.log" >&2; fail "compare --filter on two result files failed"; }
-expect_text "compare --filter on two result files" "$work/compare.log" "mtd/batch/sse2/"
-if grep -qF "mtd/batch/scalar/" "$work/compare.log"; then
-  cat "$work/compare.log" >&2
-  fail "compare --filter mtd/batch/sse2/ on two result files kept scalar rows"
-fi
-expect_fail "compare --filter matching no row of two files" "no benchmark of both files starts with 'nosuch'" \
-  "$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" --filter nosuch
-expect_fail "compare --build with a side that is not make variables" "'-O3' is not NAME=value" \
-  "$python" scripts/bench/compare.py --build 'CFLAGS=-O2' '-O3'
-expect_fail "compare --digest on a file that is not a digest" "not.json: not a collide-digest output" \
-  "$python" scripts/bench/compare.py --digest "$work/not.json" tools/digest/golden.txt
-# Two digests, one answer changed: named, with how many inputs and the first.
-printf '# collide digest: input set 1\nk scalar 2 00000000000000aa\ninput k scalar 0 1\ninput k scalar 1 2\n' > "$work/d1.txt"
-sed 's/aa$/ab/; s/^input k scalar 1 2$/input k scalar 1 3/' "$work/d1.txt" > "$work/d2.txt"
-expect_fail "compare --digest of two digests that differ" "differs on 1 of 2 inputs on scalar; the first is input 1" \
-  "$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d2.txt"
-"$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d1.txt" > "$work/compare.log" 2>&1 ||
-  { cat "$work/compare.log" >&2; fail "compare --digest of a digest with itself failed"; }
-expect_text "compare --digest of a digest with itself" "$work/compare.log" "same answers on all 2 inputs"
-expect_fail "compare --reps on two digests" "--reps applies to runs" \
-  "$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d1.txt" --reps 3
-expect_fail "compare --build with a side naming its folder" "O=build/release: a choice names how to build, not where" \
-  "$python" scripts/bench/compare.py --build 'CFLAGS+=-O3' 'O=build/release CFLAGS+=-O3'
-# A digest whose own avx2 differs from its scalar: named with k of N and the first input.
-printf '# collide digest: input set 1\nk scalar 2 00000000000000aa\nk avx2 2 00000000000000ab\ninput k scalar 0 1\ninput k scalar 1 2\ninput k avx2 0 1\ninput k avx2 1 3\n' > "$work/d3.txt"
-expect_fail "compare --digest with a backend differing from its own scalar" \
-  "d3.txt: avx2 differs from its own scalar on 1 of 2 inputs of k (the first is input 1)" \
-  "$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d3.txt"
-
-# scripts/bench/choice.py: the one parser of a build choice.
-"$python" - << 'PY2' || fail "scripts/bench/choice.py make-args does not split a choice as documented"
-import subprocess, sys
-def args(choice):
-    p = subprocess.run([sys.executable, "scripts/bench/choice.py", "make-args", choice], capture_output=True, text=True, check=True)
-    return [a for a in p.stdout.split("\0") if a], p.stderr
-cases = {
-    "CFLAGS=-O2 -march=native": ["CFLAGS=-O2 -march=native"],
-    "CC=clang CFLAGS='-O3 -march=native' ": ["CC=clang", "CFLAGS=-O3 -march=native"],
-    "CFLAGS+=-O3 -march=native": ["CHOICE_CFLAGS=-O3 -march=native"],
-    "CFLAGS=-O2 -ffp-contract=fast -march=native": ["CFLAGS=-O2 -march=native", "CHOICE_CFLAGS=-ffp-contract=fast"],
-    "CFLAGS=-O2 -ffast-math -fno-signed-zeros -ffp-contract=off": ["CFLAGS=-O2 -ffp-contract=off",
-                                                                  "CHOICE_CFLAGS=-ffast-math -fno-signed-zeros"],
-    "": [],
-}
-for choice, want in cases.items():
-    got, err = args(choice)
-    assert got == want, (choice, got, want)
-    assert not err, (choice, err)
-got, err = args("CFLAGS=-g -march=native")
-assert "has no -O level: that build is unoptimized" in err, err
-label = subprocess.run([sys.executable, "scripts/bench/choice.py", "label", "CFLAGS+=-O2 -ffp-contract=fast"], capture_output=True,
-                       text=True).stdout
-assert "not the reference" in label and "-ffp-contract=fast breaks the bit-exact contract" in label, label
-print(f"bench-check: scripts/bench/choice.py splits {len(cases)} choices as documented, warns on a CFLAGS= without -O: ok")
-PY2
-for bad in "-O3|'-O3' is not NAME=value" "=x|'=x' has no variable name" "CFLAGS=-O2 =x|'=x' has no variable name" \
-  "cflags=-O2|make variables of a choice are upper case" "CC+=clang|only CFLAGS can be added to" \
-  "CFLAGS='-O2|No closing quotation" "O=build/x CC=clang|a choice names how to build, not where"; do
-  rc=0
-  "$python" scripts/bench/choice.py make-args "${bad%%|*}" > /dev/null 2> "$work/choice.log" || rc=$?
-  [ "$rc" -eq 2 ] || { cat "$work/choice.log" >&2; fail "choice.py make-args '${bad%%|*}': exit $rc, not 2"; }
-  [ "$(wc -l < "$work/choice.log")" -eq 1 ] || { cat "$work/choice.log" >&2; fail "choice.py '${bad%%|*}': not one line"; }
-  expect_text "choice.py make-args '${bad%%|*}'" "$work/choice.log" "${bad#*|}"
-done
-echo "bench-check: scripts/bench/choice.py refuses 7 bad choices with exit 2 and one line saying why: ok"
-
-# The Makefile: result-changing flags refused in CFLAGS, CHOICE_CFLAGS in the project's folders.
-for flags in '-O2 -ffp-contract=fast' '-O2 -ffast-math' '-Ofast' '-O2 -funsafe-math-optimizations'; do
-  expect_fail "make with CFLAGS='$flags'" "compared variant takes them in CHOICE_CFLAGS" \
-    make --no-print-directory -n CFLAGS="$flags" lib
-done
-expect_fail "make with -ffp-contract=fast in CFLAGS" "would silently undo some of them" \
-  make --no-print-directory -n CFLAGS='-O2 -ffp-contract=fast' lib
-for o in build/release build/test/ ./build/asan build/tsan "$PWD/build/fuzz"; do
-  expect_fail "make with CHOICE_CFLAGS in $o" "not $o: the reference builds" \
-    make --no-print-directory -n O="$o" CHOICE_CFLAGS=-O3 lib
-done
-make --no-print-directory -n CFLAGS='-O2 -fno-trapping-math -fno-fast-math' lib > /dev/null ||
-  fail "make refuses -fno-trapping-math or -fno-fast-math in CFLAGS (they change no result)"
-label_of() {
-  make -s --no-print-directory O=build/bench-check/label "$@" --eval 'print-choice-label: ; @echo "$(CHOICE_LABEL)"' \
-    print-choice-label
-}
-[ "$(label_of)" = reference ] || fail "CHOICE_LABEL without CHOICE_CFLAGS: '$(label_of)', not 'reference'"
-[ "$(label_of CHOICE_CFLAGS='-O3  -ffast-math')" = "not the reference: -O3 -ffast-math" ] ||
-  fail "CHOICE_LABEL with CHOICE_CFLAGS: '$(label_of CHOICE_CFLAGS='-O3 -ffast-math')'"
-echo "bench-check: compare: a clear error on non-JSON, non-digest files, --reps on files and a bad build side; a warning across CPUs, \"same\" for equal medians; digests compared by input, a backend against its own scalar; choice.py's parsing and refusals; the Makefile's flag refusals and CHOICE_LABEL: ok"
+# 6. scripts/bench/compare.py (scripts/check/check-compare.sh).
+. scripts/check/check-compare.sh
 # 7. Scene files (--collide_scene=FILE): a 3-frame file written here gives scene rows whose
 # exact structures (ours and the peers not marked inexact) agree on the pair counts of the
 # first and the last frame, and a report section saying so; the same JSON with one row's count
