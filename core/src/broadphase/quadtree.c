@@ -25,7 +25,24 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Which child cell holds b strictly, or -1 when it straddles (or touches) a centre line. */
+/* Which child cell holds b strictly, or -1 when it straddles (or touches) a centre line: all
+ * the compares at once, no branch. */
+static inline int child_of_flat(col_aabb3 b, col_vec3 c, unsigned dims) {
+  const unsigned above =
+      (unsigned)(b.min.x > c.x) | (unsigned)(b.min.y > c.y) << 1 | (unsigned)(b.min.z > c.z) << 2;
+  const unsigned below =
+      (unsigned)(b.max.x < c.x) | (unsigned)(b.max.y < c.y) << 1 | (unsigned)(b.max.z < c.z) << 2;
+  const unsigned axes = dims == 3 ? 7u : 3u;
+  return ((above | below) & axes) == axes ? (int)(above & axes) : -1;
+}
+
+static col_vec3 centre_of(col_aabb3 cell) {
+  return (col_vec3){0.5f * cell.min.x + 0.5f * cell.max.x, 0.5f * cell.min.y + 0.5f * cell.max.y,
+                    0.5f * cell.min.z + 0.5f * cell.max.z};
+}
+
+#ifdef COL_VALIDATE
+/* child_of_flat written out axis by axis: the check's own reading of the rule. */
 static int child_of(col_aabb3 b, col_vec3 centre, unsigned dims) {
   int k = 0;
   if (b.max.x < centre.x)
@@ -51,12 +68,6 @@ static int child_of(col_aabb3 b, col_vec3 centre, unsigned dims) {
   return k;
 }
 
-static col_vec3 centre_of(col_aabb3 cell) {
-  return (col_vec3){0.5f * cell.min.x + 0.5f * cell.max.x, 0.5f * cell.min.y + 0.5f * cell.max.y,
-                    0.5f * cell.min.z + 0.5f * cell.max.z};
-}
-
-#ifdef COL_VALIDATE
 static _Noreturn void qt_fail(const char *invariant, size_t index) {
   col__validate_fail("quadtree", invariant, index);
 }
@@ -109,11 +120,36 @@ static col_status reserve_above(col__qt *q, size_t need) {
   return COL_OK;
 }
 
-/* Whether normalized box b meets `bounds` (closed: a box touching them may pair). */
-static bool meets(col_aabb3 b, col_aabb3 bounds, unsigned dims) {
-  return b.min.x <= bounds.max.x && bounds.min.x <= b.max.x && b.min.y <= bounds.max.y &&
-         bounds.min.y <= b.max.y &&
-         (dims == 2 || (b.min.z <= bounds.max.z && bounds.min.z <= b.max.z));
+static col_status reserve_mask(col__qt *q, size_t need) {
+  if (need <= q->mask_cap) return COL_OK;
+  size_t cap = 2 * q->mask_cap;
+  if (cap < need) cap = need;
+  uint8_t *p = realloc(q->mask, cap);
+  if (!p) return COL_ERR_MEMORY;
+  q->mask = p, q->mask_cap = cap;
+  col__qt_account(q);
+  return COL_OK;
+}
+
+/* The children's bounds as lanes: group g holds children 4g..4g+3, lo/hi[g][axis]. A child
+ * without boxes has NaN bounds, which no box meets. */
+typedef struct kid_bounds {
+  col__f4 lo[2][3], hi[2][3];
+} kid_bounds;
+
+/* Bit k set when normalized box b meets the bounds of child k's boxes (closed: a box touching
+ * them may pair); no other box held above a child can pair with a box below it. */
+static inline unsigned kids_met(col_aabb3 b, const kid_bounds *kb, unsigned groups, unsigned dims) {
+  const col__i4 bit = {1, 2, 4, 8};
+  unsigned mask = 0;
+  for (unsigned g = 0; g < groups; g++) {
+    col__i4 m = (splat4(b.min.x) <= kb->hi[g][0]) & (kb->lo[g][0] <= splat4(b.max.x)) &
+                (splat4(b.min.y) <= kb->hi[g][1]) & (kb->lo[g][1] <= splat4(b.max.y));
+    if (dims == 3) m &= (splat4(b.min.z) <= kb->hi[g][2]) & (kb->lo[g][2] <= splat4(b.max.z));
+    m &= bit;
+    mask |= (unsigned)(m[0] | m[1] | m[2] | m[3]) << 4 * g;
+  }
+  return mask;
 }
 
 /* Finds the node's pairs (its own boxes against each other and against its ancestor list,
@@ -130,18 +166,20 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   if (split) {
     /* Stable partition: staying items first, then children 0..7, via the scratch space (each
      * item's child kept from the first pass); the bounds of each child's boxes on the way. */
-    for (unsigned k = 0; k < children; k++)
-      bounds[k] = (col_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    /* Slot 8 gathers the staying boxes (its bounds unused); no branch on where a box goes,
+     * which a mesh's boxes make unpredictable. */
+    size_t slots[9] = {0};
+    col_aabb3 slot_bounds[9];
+    for (unsigned k = 0; k < 9; k++)
+      slot_bounds[k] =
+          (col_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     for (size_t i = 0; i < n; i++) {
       const col_aabb3 b = q->norm[items[i]];
-      const int k = child_of(b, centre, q->dims);
+      const int k = child_of_flat(b, centre, q->dims);
       q->kid[i] = (signed char)k;
-      if (k < 0) {
-        stay++;
-        continue;
-      }
-      count[k]++;
-      col_aabb3 *r = &bounds[k];
+      const unsigned slot = k < 0 ? 8u : (unsigned)k;
+      slots[slot]++;
+      col_aabb3 *r = &slot_bounds[slot];
       r->min.x = b.min.x < r->min.x ? b.min.x : r->min.x;
       r->max.x = b.max.x > r->max.x ? b.max.x : r->max.x;
       r->min.y = b.min.y < r->min.y ? b.min.y : r->min.y;
@@ -149,13 +187,14 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
       r->min.z = b.min.z < r->min.z ? b.min.z : r->min.z;
       r->max.z = b.max.z > r->max.z ? b.max.z : r->max.z;
     }
+    stay = slots[8];
+    for (unsigned k = 0; k < children; k++) count[k] = slots[k], bounds[k] = slot_bounds[k];
     size_t at[9];
-    at[0] = stay;
-    for (unsigned k = 0; k < children; k++) at[k + 1] = at[k] + count[k];
-    size_t s = 0;
+    at[8] = 0, at[0] = stay;
+    for (unsigned k = 1; k < children; k++) at[k] = at[k - 1] + count[k - 1];
     for (size_t i = 0; i < n; i++) {
       const int k = q->kid[i];
-      q->scratch[k < 0 ? s++ : at[k]++] = items[i];
+      q->scratch[at[k < 0 ? 8 : k]++] = items[i];
     }
     for (size_t i = 0; i < n; i++) items[i] = q->scratch[i];
     COL_VALIDATE_CALL(
@@ -168,6 +207,31 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   col_status st =
       col__qt_node_pairs(q, items, stay, a_count ? q->above + a_first : NULL, a_count, centre);
   if (!split || st != COL_OK) return st;
+  /* Which children each box of the list and of this node meets, in one pass over the boxes;
+   * each child's list is then copied out of the bytes without a branch. */
+  const size_t nl = a_count + stay, mbase = q->mask_len;
+  st = reserve_mask(q, mbase + nl);
+  if (st == COL_OK) st = reserve_above(q, q->above_len + nl);
+  if (st != COL_OK) return st;
+  kid_bounds kb;
+  for (unsigned k = 0; k < 8; k++)
+    for (unsigned x = 0; x < 3; x++) {
+      const bool has = k < children && count[k] > 0;
+      kb.lo[k / 4][x][k % 4] = has ? (x == 0   ? bounds[k].min.x
+                                      : x == 1 ? bounds[k].min.y
+                                               : bounds[k].min.z)
+                                   : NAN;
+      kb.hi[k / 4][x][k % 4] = has ? (x == 0   ? bounds[k].max.x
+                                      : x == 1 ? bounds[k].max.y
+                                               : bounds[k].max.z)
+                                   : NAN;
+    }
+  const unsigned groups = children / 4;
+  for (size_t j = 0; j < a_count; j++)
+    q->mask[mbase + j] = (uint8_t)kids_met(q->norm[q->above[a_first + j]], &kb, groups, q->dims);
+  for (size_t j = 0; j < stay; j++)
+    q->mask[mbase + a_count + j] = (uint8_t)kids_met(q->norm[items[j]], &kb, groups, q->dims);
+  q->mask_len = mbase + nl;
   q->held_above += stay;
   size_t first = stay;
   for (unsigned k = 0; k < children && st == COL_OK; k++) {
@@ -188,23 +252,31 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
     }
     if (count[k] > 0) {
       const size_t base = q->above_len;
-      st = reserve_above(q, base + a_count + stay);
+      st = reserve_above(q, base + nl);
       if (st != COL_OK) break;
+      uint32_t *out = q->above + base;
+      const uint32_t *list = q->above + a_first;
+      const uint8_t *mk = q->mask + mbase;
       size_t m = 0;
-      for (size_t j = 0; j < a_count; j++) {
-        const uint32_t id = q->above[a_first + j];
-        if (meets(q->norm[id], bounds[k], q->dims)) q->above[base + m++] = id;
-      }
-      for (size_t j = 0; j < stay; j++)
-        if (meets(q->norm[items[j]], bounds[k], q->dims)) q->above[base + m++] = items[j];
+      for (size_t j = 0; j < a_count; j++) out[m] = list[j], m += mk[j] >> k & 1;
+      for (size_t j = 0; j < stay; j++) out[m] = items[j], m += mk[a_count + j] >> k & 1;
       q->above_len = base + m;
       st = visit(q, items + first, count[k], sub, base, m, depth + 1);
       q->above_len = base;
     }
     first += count[k];
   }
+  q->mask_len = mbase;
   q->held_above -= stay;
   return st;
+}
+
+/* col__normalized inline (min and max swapped on an axis where min > max): the setup's passes
+ * call it for every box. */
+static inline col_aabb3 normalized(col_aabb3 b) {
+  const bool x = b.min.x > b.max.x, y = b.min.y > b.max.y, z = b.min.z > b.max.z;
+  return (col_aabb3){{x ? b.max.x : b.min.x, y ? b.max.y : b.min.y, z ? b.max.z : b.min.z},
+                     {x ? b.min.x : b.max.x, y ? b.min.y : b.max.y, z ? b.min.z : b.max.z}};
 }
 
 /* Which of `cells` slices of lo..hi holds c (the first or last for values outside, 0 for NaN). */
@@ -241,14 +313,14 @@ col_status col__bp_quadtree(col__bp *bp) {
   for (size_t i = 0; i < n && st == COL_OK; i++) {
     if (col__bp_has_nan(boxes, i)) continue;
     items[m++] = (uint32_t)i;
-    const col_aabb3 b = col__normalized(col__bp_box(boxes, i));
+    const col_aabb3 b = normalized(col__bp_box(boxes, i));
     /* The root cell spans the finite coordinates; infinite boxes straddle it and stay. */
-    if (isfinite(b.min.x)) root.min.x = fminf(root.min.x, b.min.x);
-    if (isfinite(b.max.x)) root.max.x = fmaxf(root.max.x, b.max.x);
-    if (isfinite(b.min.y)) root.min.y = fminf(root.min.y, b.min.y);
-    if (isfinite(b.max.y)) root.max.y = fmaxf(root.max.y, b.max.y);
-    if (boxes->dims == 3 && isfinite(b.min.z)) root.min.z = fminf(root.min.z, b.min.z);
-    if (boxes->dims == 3 && isfinite(b.max.z)) root.max.z = fmaxf(root.max.z, b.max.z);
+    root.min.x = b.min.x < root.min.x && isfinite(b.min.x) ? b.min.x : root.min.x;
+    root.max.x = b.max.x > root.max.x && isfinite(b.max.x) ? b.max.x : root.max.x;
+    root.min.y = b.min.y < root.min.y && isfinite(b.min.y) ? b.min.y : root.min.y;
+    root.max.y = b.max.y > root.max.y && isfinite(b.max.y) ? b.max.y : root.max.y;
+    root.min.z = b.min.z < root.min.z && isfinite(b.min.z) ? b.min.z : root.min.z;
+    root.max.z = b.max.z > root.max.z && isfinite(b.max.z) ? b.max.z : root.max.z;
   }
   /* The boxes renumbered by position in the Morton order of their centres over the root cell:
    * a node's boxes then lie close together in memory, and the passes over them (the split,
@@ -272,7 +344,7 @@ col_status col__bp_quadtree(col__bp *bp) {
     float scale[3];
     for (unsigned k = 0; k < 3; k++) scale[k] = hi[k] > lo[k] ? (float)cells / (hi[k] - lo[k]) : 0;
     for (size_t p = 0; p < m; p++) {
-      const col_aabb3 b = col__normalized(col__bp_box(boxes, items[p]));
+      const col_aabb3 b = normalized(col__bp_box(boxes, items[p]));
       const uint32_t x = slice_of(0.5f * b.min.x + 0.5f * b.max.x, lo[0], scale[0], cells);
       const uint32_t y = slice_of(0.5f * b.min.y + 0.5f * b.max.y, lo[1], scale[1], cells);
       if (three) {
@@ -284,13 +356,13 @@ col_status col__bp_quadtree(col__bp *bp) {
     }
     col__radix_sort32(pos, items, m, sort_scratch);
     for (size_t p = 0; p < m; p++) {
-      pbox[p] = col__bp_box(boxes, items[p]), pnorm[p] = col__normalized(pbox[p]);
+      pbox[p] = col__bp_box(boxes, items[p]), pnorm[p] = normalized(pbox[p]);
       pos[p] = (uint32_t)p;
     }
     q.norm = pnorm, q.box = pbox, q.id_of = items;
     st = visit(&q, pos, m, root, 0, 0, 0);
   }
-  free(items), free(scratch), free(kid), free(q.above);
+  free(items), free(scratch), free(kid), free(q.above), free(q.mask);
   free(pos), free(sort_scratch), free(pnorm), free(pbox);
   col__qt_free_node(&q);
   return st;

@@ -33,6 +33,10 @@ typedef struct col__qt {
    * of its boxes; its children's lists are pushed after it. */
   uint32_t *above;
   size_t above_len, above_cap;
+  /* For each box of a node's list and of its own, which children it may pair into (bit k:
+   * child k); a stack beside `above`, a node's bytes kept while its children run. */
+  uint8_t *mask;
+  size_t mask_len, mask_cap;
   size_t held_above; /* boxes held by the nodes above (unfiltered), for the check */
   /* One node's sweep, reused by every node and grown to the largest: records, the sweep
    * entries of each axis (dims x cap), sort keys, order and radix scratch, classes. */
@@ -40,17 +44,19 @@ typedef struct col__qt {
   col__qt_ent *ent;
   uint32_t *keys, *order, *rscratch;
   uint8_t *cls;
-  float *lane; /* direct tests: min x, y, z, max x, y, z, each cap + 4 floats */
+  float *lane;   /* direct tests: min x, y, z, max x, y, z, each cap + 4 floats */
+  uint32_t *hit; /* direct tests: one row's hits, cap + 4 entries */
   size_t cap, base_bytes;
   unsigned dims;
 } col__qt;
 
 /* Records the working memory held now (the tree's arrays, the lists' stack, a node's arrays). */
 static inline void col__qt_account(col__qt *q) {
-  col__bp_scratch(q->bp, q->base_bytes + q->above_cap * sizeof *q->above +
-                             q->cap * (sizeof *q->rec + q->dims * sizeof *q->ent +
-                                       4 * sizeof(uint32_t) + sizeof *q->cls) +
-                             (q->cap ? 6 * (q->cap + 4) * sizeof *q->lane : 0));
+  col__bp_scratch(q->bp,
+                  q->base_bytes + q->above_cap * sizeof *q->above + q->mask_cap +
+                      q->cap * (sizeof *q->rec + q->dims * sizeof *q->ent + 5 * sizeof(uint32_t) +
+                                sizeof *q->cls + 6 * sizeof *q->lane) +
+                      (q->cap ? 4 * (6 * sizeof *q->lane + sizeof *q->hit) : 0));
 }
 
 /* The node's own boxes (positions) s[0, ns) against each other and against its list a[0, na)

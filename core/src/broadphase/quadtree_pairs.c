@@ -10,9 +10,9 @@
 
 void col__qt_free_node(col__qt *q) {
   free(q->rec), free(q->ent), free(q->keys), free(q->order), free(q->rscratch), free(q->cls);
-  free(q->lane);
+  free(q->lane), free(q->hit);
   q->rec = NULL, q->ent = NULL, q->keys = q->order = q->rscratch = NULL, q->cls = NULL;
-  q->lane = NULL;
+  q->lane = NULL, q->hit = NULL;
   q->cap = 0;
 }
 
@@ -28,7 +28,9 @@ static col_status reserve_node(col__qt *q, size_t need) {
   q->rscratch = malloc(2 * cap * sizeof *q->rscratch);
   q->cls = malloc(cap * sizeof *q->cls);
   q->lane = malloc(6 * (cap + 4) * sizeof *q->lane);
-  if (!q->rec || !q->ent || !q->keys || !q->order || !q->rscratch || !q->cls || !q->lane) {
+  q->hit = malloc((cap + 4) * sizeof *q->hit);
+  if (!q->rec || !q->ent || !q->keys || !q->order || !q->rscratch || !q->cls || !q->lane ||
+      !q->hit) {
     col__qt_free_node(q);
     return COL_ERR_MEMORY;
   }
@@ -182,13 +184,35 @@ static col_status node_sweep(col__qt *q, const uint32_t *s, size_t ns, const uin
   return st;
 }
 
+/* The lanes of m that are set, as bits 0-3 (on x86 one movmskps). */
+COL__BP_INLINE unsigned lanes_set(col__i4 m) {
+#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
+  return (unsigned)__builtin_ia32_movmskps((col__f4)m);
+#else
+  m &= (col__i4){1, 2, 4, 8};
+  return (unsigned)(m[0] | m[1] | m[2] | m[3]);
+#endif
+}
+
+/* For each 4-bit lane mask, the set lanes' numbers left-packed, and how many there are. */
+static const uint32_t packed_lanes[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const uint8_t lanes_in[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 /* Box i of the arrays v (the node's own boxes s[0, ns), then its list a) against every box
- * after it, four a step; `open` is a constant at both calls, so each gets its own loop. */
+ * after it, four a step; `open` is a constant at both calls, so each gets its own loop. A
+ * step's hits are appended without a branch (a hit in one step of three mispredicted a branch
+ * on "any lane"), then the row's pairs written at once. */
 COL__BP_INLINE col_status direct_rows(col__qt *q, float *const v[6], const uint32_t *s, size_t ns,
                                       const uint32_t *a, size_t nt, bool open) {
+  col_pairs *out = q->bp->out;
+  uint32_t *hit = q->hit;
   for (size_t i = 0; i < ns; i++) {
     const col__f4 lx = splat4(v[0][i]), ly = splat4(v[1][i]), lz = splat4(v[2][i]);
     const col__f4 hx = splat4(v[3][i]), hy = splat4(v[4][i]), hz = splat4(v[5][i]);
+    size_t found = 0;
     for (size_t j = i + 1; j < nt; j += 4) {
       const col__f4 bx = load4(v[0] + j), by = load4(v[1] + j), bz = load4(v[2] + j);
       const col__f4 cx = load4(v[3] + j), cy = load4(v[4] + j), cz = load4(v[5] + j);
@@ -196,17 +220,23 @@ COL__BP_INLINE col_status direct_rows(col__qt *q, float *const v[6], const uint3
       const col__i4 m =
           open ? (hx > bx) & (cx > lx) & (hy > by) & (cy > ly) & (hz > bz) & (cz > lz)
                : (hx >= bx) & (cx >= lx) & (hy >= by) & (cy >= ly) & (hz >= bz) & (cz >= lz);
-      uint64_t w[2]; /* any lane set: two 64-bit halves, cheaper than four lane reads */
-      memcpy(w, &m, sizeof w);
-      if ((w[0] | w[1]) == 0) continue;
-      for (unsigned l = 0; l < 4; l++)
-        if (m[l]) {
-          const size_t t = j + l;
-          const col_status st =
-              col__bp_push(q->bp, q->id_of[s[i]], q->id_of[t < ns ? s[t] : a[t - ns]]);
-          if (st != COL_OK) return st;
-        }
+      const unsigned bits = lanes_set(m);
+      col__u4 at;
+      memcpy(&at, packed_lanes[bits], sizeof at);
+      at += (col__u4){(uint32_t)j, (uint32_t)j, (uint32_t)j, (uint32_t)j};
+      memcpy(hit + found, &at, sizeof at);
+      found += lanes_in[bits];
     }
+    if (found == 0) continue;
+    const col_status st = col__bp_reserve(q->bp, found);
+    if (st != COL_OK) return st;
+    const uint32_t p = q->id_of[s[i]];
+    col_pair *dst = out->data + out->count;
+    for (size_t h = 0; h < found; h++) {
+      const uint32_t t = hit[h], r = q->id_of[t < ns ? s[t] : a[t - ns]];
+      dst[h] = p < r ? (col_pair){p, r} : (col_pair){r, p};
+    }
+    out->count += found, q->bp->stats.pairs += found;
   }
   return COL_OK;
 }
