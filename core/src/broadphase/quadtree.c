@@ -24,6 +24,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Which child cell holds b strictly, or -1 when it straddles (or touches) a centre line: all
  * the compares at once, no branch. */
@@ -213,19 +214,16 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   st = reserve_mask(q, mbase + nl);
   if (st == COL_OK) st = reserve_above(q, q->above_len + nl);
   if (st != COL_OK) return st;
+  float lanes[2][2][3][4]; /* [lo, hi][group][axis][child in the group] */
+  for (unsigned k = 0; k < 8; k++) {
+    const bool has = k < children && count[k] > 0;
+    const col_aabb3 r = bounds[k];
+    float *lo = &lanes[0][k / 4][0][k % 4], *hi = &lanes[1][k / 4][0][k % 4];
+    lo[0] = has ? r.min.x : NAN, lo[4] = has ? r.min.y : NAN, lo[8] = has ? r.min.z : NAN;
+    hi[0] = has ? r.max.x : NAN, hi[4] = has ? r.max.y : NAN, hi[8] = has ? r.max.z : NAN;
+  }
   kid_bounds kb;
-  for (unsigned k = 0; k < 8; k++)
-    for (unsigned x = 0; x < 3; x++) {
-      const bool has = k < children && count[k] > 0;
-      kb.lo[k / 4][x][k % 4] = has ? (x == 0   ? bounds[k].min.x
-                                      : x == 1 ? bounds[k].min.y
-                                               : bounds[k].min.z)
-                                   : NAN;
-      kb.hi[k / 4][x][k % 4] = has ? (x == 0   ? bounds[k].max.x
-                                      : x == 1 ? bounds[k].max.y
-                                               : bounds[k].max.z)
-                                   : NAN;
-    }
+  memcpy(kb.lo, lanes[0], sizeof kb.lo), memcpy(kb.hi, lanes[1], sizeof kb.hi);
   const unsigned groups = children / 4;
   for (size_t j = 0; j < a_count; j++)
     q->mask[mbase + j] = (uint8_t)kids_met(q->norm[q->above[a_first + j]], &kb, groups, q->dims);

@@ -10,9 +10,10 @@
  * its boxes directly; sorting them into classes costs more there (docs/tuning.md). */
 enum { COL__QT_LEAF_SIZE = 8, COL__QT_MAX_DEPTH = 20, COL__QT_DIRECT_TESTS = 16384 };
 
-/* A box of the node being swept: the box (for the rule) and its normalized form. */
+/* A box of the node being swept, for the exact rule: its min and max as lanes x, y, z and a
+ * fourth that always meets (a 2D set's z is -1..1 too: the rule there is x and y's). */
 typedef struct col__qt_rec {
-  col_aabb3 box, norm;
+  col__f4 lo, hi;
   uint32_t id; /* its position (id_of gives the box index) */
 } col__qt_rec;
 /* A sweep entry: the normalized box's extent on the swept axis. */

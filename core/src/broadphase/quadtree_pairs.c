@@ -2,7 +2,6 @@
  * each other and against the boxes handed down to it, swept by classes of the centre planes
  * they touch when all against all would be many tests, all against all four boxes a step
  * otherwise. Each pair of boxes is tested once: in one pair of classes, or in one step. */
-#include "../aabb_ref.h"
 #include "quadtree.h"
 
 #include <math.h>
@@ -39,17 +38,23 @@ static col_status reserve_node(col__qt *q, size_t need) {
   return COL_OK;
 }
 
-/* The single-pair rule of the set's dimension, inline (col__bp_overlap calls the public one). */
-static inline bool rule(const col__qt *q, col_aabb3 a, col_aabb3 b) {
-  if (q->dims == 3) return col__aabb3_overlap_ref(a, b, q->bp->touch);
-  return col__aabb2_overlap_ref((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
-                                (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, q->bp->touch);
+/* The lanes of m that are set, as bits 0-3 (on x86 one movmskps). */
+COL__BP_INLINE unsigned lanes_set(col__i4 m) {
+#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
+  return (unsigned)__builtin_ia32_movmskps((col__f4)m);
+#else
+  m &= (col__i4){1, 2, 4, 8};
+  return (unsigned)(m[0] | m[1] | m[2] | m[3]);
+#endif
 }
 
+/* The exact rule on two records, all lanes at once (the reference rule's compares, aabb_ref.h). */
 static inline col_status test_pair(col__qt *q, uint32_t t, uint32_t u) {
   q->bp->stats.tests++;
-  if (rule(q, q->rec[t].box, q->rec[u].box))
-    return col__bp_push(q->bp, q->id_of[q->rec[t].id], q->id_of[q->rec[u].id]);
+  const col__qt_rec *x = &q->rec[t], *y = &q->rec[u];
+  const col__i4 m = q->bp->touch == COL_TOUCH_SEPARATES ? (x->hi > y->lo) & (y->hi > x->lo)
+                                                        : (x->hi >= y->lo) & (y->hi >= x->lo);
+  if (lanes_set(m) == 15) return col__bp_push(q->bp, q->id_of[x->id], q->id_of[y->id]);
   return COL_OK;
 }
 
@@ -123,8 +128,11 @@ static col_status node_sweep(col__qt *q, const uint32_t *s, size_t ns, const uin
     for (unsigned k = 0; k < d; k++) lo[c][k] = INFINITY, hi[c][k] = -INFINITY, ext[c][k] = 0.0;
   for (size_t t = 0; t < nt; t++) {
     const uint32_t id = t < ns ? s[t] : a[t - ns];
-    const col_aabb3 nb = q->norm[id];
-    q->rec[t] = (col__qt_rec){q->box[id], nb, id};
+    const col_aabb3 nb = q->norm[id], b = q->box[id];
+    const bool flat = d == 2;
+    q->rec[t] = (col__qt_rec){{b.min.x, b.min.y, flat ? -1.0f : b.min.z, -1.0f},
+                              {b.max.x, b.max.y, flat ? 1.0f : b.max.z, 1.0f},
+                              id};
     unsigned c = t < ns ? 0 : own;
     for (unsigned k = 0; k < d; k++) {
       const float l = axis_lo(nb, k), h = axis_hi(nb, k), m = axis_of(centre, k);
@@ -163,14 +171,14 @@ static col_status node_sweep(col__qt *q, const uint32_t *s, size_t ns, const uin
   for (unsigned k = 0; k < d; k++) {
     if (!need[k]) continue;
     for (size_t t = 0; t < nt; t++)
-      q->keys[t] = col__float_key(axis_lo(q->rec[t].norm, k)), q->order[t] = (uint32_t)t;
+      q->keys[t] = col__float_key(axis_lo(q->norm[q->rec[t].id], k)), q->order[t] = (uint32_t)t;
     sort_keys(q->keys, q->order, nt, q->rscratch);
     size_t at[16];
     for (unsigned c = 0; c < classes; c++) at[c] = start[c];
     col__qt_ent *ent = q->ent + k * q->cap;
     for (size_t i = 0; i < nt; i++) {
       const uint32_t t = q->order[i];
-      const col_aabb3 nb = q->rec[t].norm;
+      const col_aabb3 nb = q->norm[q->rec[t].id];
       ent[at[q->cls[t]]++] = (col__qt_ent){axis_lo(nb, k), axis_hi(nb, k), t};
     }
   }
@@ -182,16 +190,6 @@ static col_status node_sweep(col__qt *q, const uint32_t *s, size_t ns, const uin
                   : sweep_cross(q, ent + start[c], count[c], ent + start[e], count[e]);
     }
   return st;
-}
-
-/* The lanes of m that are set, as bits 0-3 (on x86 one movmskps). */
-COL__BP_INLINE unsigned lanes_set(col__i4 m) {
-#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
-  return (unsigned)__builtin_ia32_movmskps((col__f4)m);
-#else
-  m &= (col__i4){1, 2, 4, 8};
-  return (unsigned)(m[0] | m[1] | m[2] | m[3]);
-#endif
 }
 
 /* For each 4-bit lane mask, the set lanes' numbers left-packed, and how many there are. */
