@@ -26,24 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Which child cell holds b strictly, or -1 when it straddles (or touches) a centre line: all
- * the compares at once, no branch. */
-static inline int child_of_flat(col_aabb3 b, col_vec3 c, unsigned dims) {
-  const unsigned above =
-      (unsigned)(b.min.x > c.x) | (unsigned)(b.min.y > c.y) << 1 | (unsigned)(b.min.z > c.z) << 2;
-  const unsigned below =
-      (unsigned)(b.max.x < c.x) | (unsigned)(b.max.y < c.y) << 1 | (unsigned)(b.max.z < c.z) << 2;
-  const unsigned axes = dims == 3 ? 7u : 3u;
-  return ((above | below) & axes) == axes ? (int)(above & axes) : -1;
-}
-
-static col_vec3 centre_of(col_aabb3 cell) {
-  return (col_vec3){0.5f * cell.min.x + 0.5f * cell.max.x, 0.5f * cell.min.y + 0.5f * cell.max.y,
-                    0.5f * cell.min.z + 0.5f * cell.max.z};
-}
-
-#ifdef COL_VALIDATE
-/* child_of_flat written out axis by axis: the check's own reading of the rule. */
+/* Which child cell holds b strictly, or -1 when it straddles (or touches) a centre line. A
+ * branch per axis: in Morton order neighbours mostly go the same way, and the branches beat
+ * computing every compare. */
 static int child_of(col_aabb3 b, col_vec3 centre, unsigned dims) {
   int k = 0;
   if (b.max.x < centre.x)
@@ -69,6 +54,12 @@ static int child_of(col_aabb3 b, col_vec3 centre, unsigned dims) {
   return k;
 }
 
+static col_vec3 centre_of(col_aabb3 cell) {
+  return (col_vec3){0.5f * cell.min.x + 0.5f * cell.max.x, 0.5f * cell.min.y + 0.5f * cell.max.y,
+                    0.5f * cell.min.z + 0.5f * cell.max.z};
+}
+
+#ifdef COL_VALIDATE
 static _Noreturn void qt_fail(const char *invariant, size_t index) {
   col__validate_fail("quadtree", invariant, index);
 }
@@ -167,20 +158,18 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   if (split) {
     /* Stable partition: staying items first, then children 0..7, via the scratch space (each
      * item's child kept from the first pass); the bounds of each child's boxes on the way. */
-    /* Slot 8 gathers the staying boxes (its bounds unused); no branch on where a box goes,
-     * which a mesh's boxes make unpredictable. */
-    size_t slots[9] = {0};
-    col_aabb3 slot_bounds[9];
-    for (unsigned k = 0; k < 9; k++)
-      slot_bounds[k] =
-          (col_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    for (unsigned k = 0; k < children; k++)
+      bounds[k] = (col_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     for (size_t i = 0; i < n; i++) {
       const col_aabb3 b = q->norm[items[i]];
-      const int k = child_of_flat(b, centre, q->dims);
+      const int k = child_of(b, centre, q->dims);
       q->kid[i] = (signed char)k;
-      const unsigned slot = k < 0 ? 8u : (unsigned)k;
-      slots[slot]++;
-      col_aabb3 *r = &slot_bounds[slot];
+      if (k < 0) {
+        stay++;
+        continue;
+      }
+      count[k]++;
+      col_aabb3 *r = &bounds[k];
       r->min.x = b.min.x < r->min.x ? b.min.x : r->min.x;
       r->max.x = b.max.x > r->max.x ? b.max.x : r->max.x;
       r->min.y = b.min.y < r->min.y ? b.min.y : r->min.y;
@@ -188,14 +177,13 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
       r->min.z = b.min.z < r->min.z ? b.min.z : r->min.z;
       r->max.z = b.max.z > r->max.z ? b.max.z : r->max.z;
     }
-    stay = slots[8];
-    for (unsigned k = 0; k < children; k++) count[k] = slots[k], bounds[k] = slot_bounds[k];
     size_t at[9];
-    at[8] = 0, at[0] = stay;
-    for (unsigned k = 1; k < children; k++) at[k] = at[k - 1] + count[k - 1];
+    at[0] = stay;
+    for (unsigned k = 0; k < children; k++) at[k + 1] = at[k] + count[k];
+    size_t s = 0;
     for (size_t i = 0; i < n; i++) {
       const int k = q->kid[i];
-      q->scratch[at[k < 0 ? 8 : k]++] = items[i];
+      q->scratch[k < 0 ? s++ : at[k]++] = items[i];
     }
     for (size_t i = 0; i < n; i++) items[i] = q->scratch[i];
     COL_VALIDATE_CALL(

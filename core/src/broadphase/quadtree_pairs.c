@@ -200,11 +200,13 @@ static const uint32_t packed_lanes[16][4] = {
 static const uint8_t lanes_in[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 /* Box i of the arrays v (the node's own boxes s[0, ns), then its list a) against every box
- * after it, four a step; `open` is a constant at both calls, so each gets its own loop. A
- * step's hits are appended without a branch (a hit in one step of three mispredicted a branch
- * on "any lane"), then the row's pairs written at once. */
+ * after it, four a step, then the row's pairs written at once. `open` (the rule), `flat` (2D:
+ * no z) and `dense` are constants at each call, so each gets its own loop. Dense: a step's hits
+ * are appended without a branch (on a mesh a step in three hits, and a branch on "any lane"
+ * mispredicted); sparse, the branch skips the append (a step in thirty hits). */
 COL__BP_INLINE col_status direct_rows(col__qt *q, float *const v[6], const uint32_t *s, size_t ns,
-                                      const uint32_t *a, size_t nt, bool open) {
+                                      const uint32_t *a, size_t nt, bool open, bool flat,
+                                      bool dense) {
   col_pairs *out = q->bp->out;
   uint32_t *hit = q->hit;
   for (size_t i = 0; i < ns; i++) {
@@ -212,13 +214,17 @@ COL__BP_INLINE col_status direct_rows(col__qt *q, float *const v[6], const uint3
     const col__f4 hx = splat4(v[3][i]), hy = splat4(v[4][i]), hz = splat4(v[5][i]);
     size_t found = 0;
     for (size_t j = i + 1; j < nt; j += 4) {
-      const col__f4 bx = load4(v[0] + j), by = load4(v[1] + j), bz = load4(v[2] + j);
-      const col__f4 cx = load4(v[3] + j), cy = load4(v[4] + j), cz = load4(v[5] + j);
+      const col__f4 bx = load4(v[0] + j), by = load4(v[1] + j);
+      const col__f4 cx = load4(v[3] + j), cy = load4(v[4] + j);
       /* The reference rule (aabb_ref.h) lane by lane: IEEE compares, the same answers. */
-      const col__i4 m =
-          open ? (hx > bx) & (cx > lx) & (hy > by) & (cy > ly) & (hz > bz) & (cz > lz)
-               : (hx >= bx) & (cx >= lx) & (hy >= by) & (cy >= ly) & (hz >= bz) & (cz >= lz);
+      col__i4 m = open ? (hx > bx) & (cx > lx) & (hy > by) & (cy > ly)
+                       : (hx >= bx) & (cx >= lx) & (hy >= by) & (cy >= ly);
+      if (!flat) {
+        const col__f4 bz = load4(v[2] + j), cz = load4(v[5] + j);
+        m &= open ? (hz > bz) & (cz > lz) : (hz >= bz) & (cz >= lz);
+      }
       const unsigned bits = lanes_set(m);
+      if (!dense && bits == 0) continue;
       col__u4 at;
       memcpy(&at, packed_lanes[bits], sizeof at);
       at += (col__u4){(uint32_t)j, (uint32_t)j, (uint32_t)j, (uint32_t)j};
@@ -257,12 +263,21 @@ col_status col__qt_node_pairs(col__qt *q, const uint32_t *s, size_t ns, const ui
   for (size_t t = 0; t < nt; t++) {
     const col_aabb3 b = q->box[t < ns ? s[t] : a[t - ns]];
     v[0][t] = b.min.x, v[1][t] = b.min.y, v[3][t] = b.max.x, v[4][t] = b.max.y;
-    /* A 2D set's z is -1..1 here, which meets under both rules: the 3D rule decides. */
-    v[2][t] = q->dims == 3 ? b.min.z : -1.0f, v[5][t] = q->dims == 3 ? b.max.z : 1.0f;
+    v[2][t] = b.min.z, v[5][t] = b.max.z; /* read only for 3D sets */
   }
   for (size_t t = nt; t < nt + 4; t++) /* NaN never meets: the last step's spare lanes */
     for (int k = 0; k < 6; k++) v[k][t] = NAN;
   q->bp->stats.tests += ns * (ns - 1) / 2 + ns * na;
-  if (q->bp->touch == COL_TOUCH_SEPARATES) return direct_rows(q, v, s, ns, a, nt, true);
-  return direct_rows(q, v, s, ns, a, nt, false);
+  /* Dense while the call so far has found a pair in more than one test in sixteen. */
+  const bool dense = q->bp->stats.pairs * 16 > q->bp->stats.tests, flat = q->dims == 2;
+  const bool open = q->bp->touch == COL_TOUCH_SEPARATES;
+  if (flat)
+    return dense  ? open ? direct_rows(q, v, s, ns, a, nt, true, true, true)
+                         : direct_rows(q, v, s, ns, a, nt, false, true, true)
+            : open ? direct_rows(q, v, s, ns, a, nt, true, true, false)
+                  : direct_rows(q, v, s, ns, a, nt, false, true, false);
+  return dense  ? open ? direct_rows(q, v, s, ns, a, nt, true, false, true)
+                       : direct_rows(q, v, s, ns, a, nt, false, false, true)
+          : open ? direct_rows(q, v, s, ns, a, nt, true, false, false)
+                : direct_rows(q, v, s, ns, a, nt, false, false, false);
 }
