@@ -205,7 +205,7 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   float lanes[2][2][3][4]; /* [lo, hi][group][axis][child in the group] */
   for (unsigned k = 0; k < 8; k++) {
     const bool has = k < children && count[k] > 0;
-    const col_aabb3 r = bounds[k];
+    const col_aabb3 r = has ? bounds[k] : cell; /* (the others' bounds are not set) */
     float *lo = &lanes[0][k / 4][0][k % 4], *hi = &lanes[1][k / 4][0][k % 4];
     lo[0] = has ? r.min.x : NAN, lo[4] = has ? r.min.y : NAN, lo[8] = has ? r.min.z : NAN;
     hi[0] = has ? r.max.x : NAN, hi[4] = has ? r.max.y : NAN, hi[8] = has ? r.max.z : NAN;
@@ -240,12 +240,14 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
       const size_t base = q->above_len;
       st = reserve_above(q, base + nl);
       if (st != COL_OK) break;
-      uint32_t *out = q->above + base;
-      const uint32_t *list = q->above + a_first;
-      const uint8_t *mk = q->mask + mbase;
       size_t m = 0;
-      for (size_t j = 0; j < a_count; j++) out[m] = list[j], m += mk[j] >> k & 1;
-      for (size_t j = 0; j < stay; j++) out[m] = items[j], m += mk[a_count + j] >> k & 1;
+      if (nl > 0) { /* (the arrays are NULL until first grown) */
+        uint32_t *out = q->above + base;
+        const uint32_t *list = q->above + a_first;
+        const uint8_t *mk = q->mask + mbase;
+        for (size_t j = 0; j < a_count; j++) out[m] = list[j], m += mk[j] >> k & 1;
+        for (size_t j = 0; j < stay; j++) out[m] = items[j], m += mk[a_count + j] >> k & 1;
+      }
       q->above_len = base + m;
       st = visit(q, items + first, count[k], sub, base, m, depth + 1);
       q->above_len = base;
