@@ -132,14 +132,12 @@ typedef struct kid_bounds {
 /* Bit k set when normalized box b meets the bounds of child k's boxes (closed: a box touching
  * them may pair); no other box held above a child can pair with a box below it. */
 static inline unsigned kids_met(col_aabb3 b, const kid_bounds *kb, unsigned groups, unsigned dims) {
-  const col__i4 bit = {1, 2, 4, 8};
   unsigned mask = 0;
   for (unsigned g = 0; g < groups; g++) {
     col__i4 m = (splat4(b.min.x) <= kb->hi[g][0]) & (kb->lo[g][0] <= splat4(b.max.x)) &
                 (splat4(b.min.y) <= kb->hi[g][1]) & (kb->lo[g][1] <= splat4(b.max.y));
     if (dims == 3) m &= (splat4(b.min.z) <= kb->hi[g][2]) & (kb->lo[g][2] <= splat4(b.max.z));
-    m &= bit;
-    mask |= (unsigned)(m[0] | m[1] | m[2] | m[3]) << 4 * g;
+    mask |= lanes_set(m) << 4 * g;
   }
   return mask;
 }

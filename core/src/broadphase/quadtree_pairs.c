@@ -38,16 +38,6 @@ static col_status reserve_node(col__qt *q, size_t need) {
   return COL_OK;
 }
 
-/* The lanes of m that are set, as bits 0-3 (on x86 one movmskps). */
-COL__BP_INLINE unsigned lanes_set(col__i4 m) {
-#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
-  return (unsigned)__builtin_ia32_movmskps((col__f4)m);
-#else
-  m &= (col__i4){1, 2, 4, 8};
-  return (unsigned)(m[0] | m[1] | m[2] | m[3]);
-#endif
-}
-
 /* The exact rule on two records, all lanes at once (the reference rule's compares, aabb_ref.h). */
 static inline col_status test_pair(col__qt *q, uint32_t t, uint32_t u) {
   q->bp->stats.tests++;
