@@ -152,7 +152,8 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   const unsigned children = q->dims == 3 ? 8 : 4;
   size_t count[8] = {0}, stay = 0;
   col_aabb3 bounds[8];
-  const bool split = n > COL__QT_LEAF_SIZE && depth < COL__QT_MAX_DEPTH;
+  const bool split =
+      n > (depth == 0 ? COL__QT_ROOT_SPLIT : COL__QT_LEAF_SIZE) && depth < COL__QT_MAX_DEPTH;
   if (split) {
     /* Stable partition: staying items first, then children 0..7, via the scratch space (each
      * item's child kept from the first pass); the bounds of each child's boxes on the way. */
