@@ -3,9 +3,10 @@
  *     fresh structure built on the next frame of the file's walk and its pairs found
  *     (kcycles_per_run = build_kcycles + find_kcycles, per frame);
  *   broadphase/peer-<engine>-<structure>-incremental/<stem>/N: on a file of two frames or more,
- *     structures with a per-frame update, built once on frame 0, then each iteration the next frame: the boxes that differ
- *     from the frame before (found outside the timed part, with their min x and y change as
- *     the displacement) updated, and the engine's pairs with them (kcycles_per_run: the update).
+ *     structures with a per-frame update, built once on frame 0, then each iteration the next
+ *     frame: the boxes that differ from the frame before (found outside the timed part, with
+ *     their min x and y change as the displacement) updated, and the engine's pairs with them
+ *     (kcycles_per_run: the update).
  * Every structure that takes the file's dims; past a structure's max_count the row is skipped
  * with the reason. After timing, untimed: the last frame, then frame 0 (rebuilt, or the
  * incremental rows moved there), the engine's pairs re-tested with the closed rule: pairs_last,
@@ -27,22 +28,21 @@ typedef struct file_case {
 /* The engine's reported and re-tested lists, their memory kept from row to row. */
 static col_pairs reported, exact;
 
-/* Brings the engine to frame `to`: rebuilt, or (incremental) the boxes that differ from frame
- * `from` moved. Returns the TSC ticks of the engine's part. */
-static uint64_t go_to(const file_case *c, void *peer, size_t from, size_t to, uint32_t *moved,
-                      float *delta, bool *ok) {
+/* Brings the engine from frame `from` to frame `to`: rebuilt, or (incremental) the boxes that
+ * differ moved, outside the row's timing when `st` is not NULL (the game finds which boxes
+ * moved). Adds the TSC ticks of the engine's part to *build and *find (an update counts as
+ * find); false when the engine refused the boxes. */
+static bool go_to(gb_state *st, const file_case *c, void *peer, size_t from, size_t to,
+                  uint32_t *moved, float *delta, uint64_t *build, uint64_t *find) {
   const col_boxes boxes = bench_scene_file_frame(c->file, to);
-  if (c->incremental) {
-    const size_t m = bench_scene_file_moved(c->file, from, to, moved, delta);
-    const uint64_t t0 = bench_tsc();
-    c->peer->ops->move(peer, &boxes, moved, delta, m);
-    return bench_tsc() - t0;
-  }
-  c->peer->ops->clear(peer);
+  if (!c->incremental) return bench_peer_rebuild(st, c->peer, peer, &boxes, build, find);
+  if (st != NULL) gb_pause(st);
+  const size_t m = bench_scene_file_moved(c->file, from, to, moved, delta);
+  if (st != NULL) gb_resume(st);
   const uint64_t t0 = bench_tsc();
-  *ok = c->peer->ops->build(peer, &boxes);
-  if (*ok) c->peer->ops->find(peer);
-  return bench_tsc() - t0;
+  c->peer->ops->move(peer, &boxes, moved, delta, m);
+  *find += bench_tsc() - t0;
+  return true;
 }
 
 static void run(gb_state *st, void *user) {
@@ -60,70 +60,39 @@ static void run(gb_state *st, void *user) {
   uint32_t *moved = bench_alloc((n ? n : 1) * sizeof *moved);
   float *delta = bench_alloc((n ? n : 1) * 2 * sizeof *delta);
   bool ok = peer != NULL;
-  uint64_t build = 0, find = 0, ticks = 0, step = 0;
+  uint64_t build = 0, find = 0, step = 0, untimed[2] = {0, 0};
   size_t at = 0;
   if (ok && c->incremental) {
     const col_boxes first = bench_scene_file_frame(f, 0);
-    ok = c->peer->ops->build(peer, &first);
-    if (ok) c->peer->ops->find(peer);
+    ok = bench_peer_rebuild(NULL, c->peer, peer, &first, &untimed[0], &untimed[1]);
   }
   while (ok && gb_keep_running(st)) {
     const size_t next = bench_scene_file_step(f, ++step);
-    if (c->incremental) {
-      gb_pause(st); /* finding the moved boxes is the game's business */
-      const size_t m = bench_scene_file_moved(f, at, next, moved, delta);
-      const col_boxes boxes = bench_scene_file_frame(f, next);
-      gb_resume(st);
-      const uint64_t t0 = bench_tsc();
-      c->peer->ops->move(peer, &boxes, moved, delta, m);
-      ticks += bench_tsc() - t0;
-    } else {
-      const col_boxes boxes = bench_scene_file_frame(f, next);
-      gb_pause(st);
-      c->peer->ops->clear(peer);
-      gb_resume(st);
-      const uint64_t t0 = bench_tsc();
-      ok = c->peer->ops->build(peer, &boxes);
-      const uint64_t t1 = bench_tsc();
-      c->peer->ops->find(peer);
-      const uint64_t t2 = bench_tsc();
-      build += t1 - t0, find += t2 - t1, ticks += t2 - t0;
-    }
+    ok = go_to(st, c, peer, at, next, moved, delta, &build, &find);
     at = next;
   }
   /* Untimed: the last frame's exact pairs, then frame 0's, compared with ours. */
-  size_t counts[2] = {0, 0}, engine_pairs = 0;
+  size_t pairs_last = 0, engine_pairs = 0;
   const size_t ends[2] = {f->scene.frames - 1, 0};
   for (int e = 0; e < 2 && ok; e++) {
-    go_to(c, peer, at, ends[e], moved, delta, &ok);
+    ok = go_to(NULL, c, peer, at, ends[e], moved, delta, &untimed[0], &untimed[1]);
     at = ends[e];
     if (!ok) break;
     reported.count = 0;
     engine_pairs = c->peer->ops->reported_pairs(peer, &reported);
     const col_boxes boxes = bench_scene_file_frame(f, ends[e]);
     peer_exact(&boxes, &reported, &exact);
-    counts[e] = exact.count;
+    if (e == 0) pairs_last = exact.count;
   }
   if (!ok) {
     gb_skip(st, "the engine refused the scene");
   } else {
-    const double iterations = (double)gb_iteration_count(st);
-    bench_finish(st, (int64_t)n, ticks);
-    gb_counter(st, "engine_pairs", (double)engine_pairs, GB_PLAIN);
-    gb_counter(st, "kcycles_per_run", (double)ticks / iterations / 1000.0, GB_PLAIN);
-    if (!c->incremental) {
-      gb_counter(st, "build_kcycles", (double)build / iterations / 1000.0, GB_PLAIN);
-      gb_counter(st, "find_kcycles", (double)find / iterations / 1000.0, GB_PLAIN);
-    }
-    gb_counter(st, "pairs", (double)counts[1], GB_PLAIN);
-    gb_counter(st, "pairs_last", (double)counts[0], GB_PLAIN);
+    bench_peer_counters(st, n, engine_pairs, build, find, !c->incremental);
+    gb_counter(st, "pairs_last", (double)pairs_last, GB_PLAIN);
     gb_counter(st, "frames", (double)f->scene.frames, GB_PLAIN);
-    size_t missed;
+    /* The exact set left by the loop above is frame 0's, the frame ours is kept for. */
     const col_boxes first = bench_scene_file_frame(f, 0);
-    if (bench_peer_missed_of_ours(c->scene, &first, &exact, &missed))
-      gb_counter(st, "missed_pairs", (double)missed, GB_PLAIN);
-    else
-      gb_skip(st, "the engine's re-tested pairs hold a pair our sweep and prune lacks");
+    bench_peer_exact_counters(st, c->scene, &first, &exact);
   }
   if (peer) c->peer->ops->destroy(peer);
   free(moved);

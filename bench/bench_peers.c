@@ -57,8 +57,8 @@ static const col_pairs *ours_sorted(int scene, const col_boxes *boxes) {
 
 /* How many of our pairs (sweep and prune, same boxes) the engine's sorted exact set lacks;
  * false when it holds a pair we do not (which the closed-rule re-test should make impossible). */
-bool bench_peer_missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *exact,
-                               size_t *missed) {
+static bool missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *exact,
+                           size_t *missed) {
   const col_pairs *ours = ours_sorted(scene, boxes);
   size_t k = 0;
   *missed = 0;
@@ -68,6 +68,42 @@ bool bench_peer_missed_of_ours(int scene, const col_boxes *boxes, const col_pair
     k += both, *missed += !both;
   }
   return k == exact->count;
+}
+
+void bench_peer_exact_counters(gb_state *st, int scene, const col_boxes *boxes,
+                               const col_pairs *exact) {
+  size_t missed;
+  gb_counter(st, "pairs", (double)exact->count, GB_PLAIN);
+  if (missed_of_ours(scene, boxes, exact, &missed))
+    gb_counter(st, "missed_pairs", (double)missed, GB_PLAIN);
+  else
+    gb_skip(st, "the engine's re-tested pairs hold a pair our sweep and prune lacks");
+}
+
+bool bench_peer_rebuild(gb_state *st, const peer_structure *p, void *peer, const col_boxes *boxes,
+                        uint64_t *build, uint64_t *find) {
+  if (st != NULL) gb_pause(st);
+  p->ops->clear(peer);
+  if (st != NULL) gb_resume(st);
+  const uint64_t t0 = bench_tsc();
+  const bool ok = p->ops->build(peer, boxes);
+  const uint64_t t1 = bench_tsc();
+  if (ok) p->ops->find(peer);
+  const uint64_t t2 = bench_tsc();
+  *build += t1 - t0, *find += t2 - t1;
+  return ok;
+}
+
+void bench_peer_counters(gb_state *st, size_t n, size_t engine_pairs, uint64_t build, uint64_t find,
+                         bool from_scratch) {
+  const double iterations = (double)gb_iteration_count(st);
+  bench_finish(st, (int64_t)n, build + find);
+  gb_counter(st, "engine_pairs", (double)engine_pairs, GB_PLAIN);
+  gb_counter(st, "kcycles_per_run", (double)(build + find) / iterations / 1000.0, GB_PLAIN);
+  if (from_scratch) {
+    gb_counter(st, "build_kcycles", (double)build / iterations / 1000.0, GB_PLAIN);
+    gb_counter(st, "find_kcycles", (double)find / iterations / 1000.0, GB_PLAIN);
+  }
 }
 
 /* The engine's reported and re-tested lists, their memory kept from row to row (18.7 million
@@ -96,39 +132,18 @@ static void run(gb_state *st, void *user) {
       find += bench_tsc() - t0;
     }
   } else {
-    while (ok && gb_keep_running(st)) {
-      gb_pause(st);
-      c->peer->ops->clear(peer);
-      gb_resume(st);
-      const uint64_t t0 = bench_tsc();
-      ok = c->peer->ops->build(peer, &boxes);
-      const uint64_t t1 = bench_tsc();
-      c->peer->ops->find(peer);
-      const uint64_t t2 = bench_tsc();
-      build += t1 - t0, find += t2 - t1;
-    }
+    while (ok && gb_keep_running(st))
+      ok = bench_peer_rebuild(st, c->peer, peer, &boxes, &build, &find);
   }
   if (!ok) {
     gb_skip(st, "the engine refused the scene");
   } else {
-    const double iterations = (double)gb_iteration_count(st);
-    bench_finish(st, (int64_t)n, build + find);
     engine_reported.count = 0;
     const size_t engine_pairs = c->peer->ops->reported_pairs(peer, &engine_reported);
-    gb_counter(st, "engine_pairs", (double)engine_pairs, GB_PLAIN);
-    gb_counter(st, "kcycles_per_run", (double)(build + find) / iterations / 1000.0, GB_PLAIN);
-    if (c->scene != SCENE_MOVING) { /* per frame, kcycles_per_run is the update alone */
-      gb_counter(st, "build_kcycles", (double)build / iterations / 1000.0, GB_PLAIN);
-      gb_counter(st, "find_kcycles", (double)find / iterations / 1000.0, GB_PLAIN);
-    }
+    bench_peer_counters(st, n, engine_pairs, build, find, c->scene != SCENE_MOVING);
     if (!c->count_only) {
-      size_t missed;
       peer_exact(&boxes, &engine_reported, &engine_exact);
-      gb_counter(st, "pairs", (double)engine_exact.count, GB_PLAIN);
-      if (bench_peer_missed_of_ours(c->scene, &boxes, &engine_exact, &missed))
-        gb_counter(st, "missed_pairs", (double)missed, GB_PLAIN);
-      else
-        gb_skip(st, "the engine's re-tested pairs hold a pair our sweep and prune lacks");
+      bench_peer_exact_counters(st, c->scene, &boxes, &engine_exact);
     }
   }
   if (peer) c->peer->ops->destroy(peer);
