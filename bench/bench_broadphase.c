@@ -216,73 +216,24 @@ static void run_file(gb_state *st, const bp_case *c) {
   col_pairs_free(&pairs);
 }
 
-static void add_file(col_broadphase algorithm, const kept_form *kept, const char *backend,
-                     const bench_scene_file *f) {
+/* Registers one row, broadphase/<algorithm or kept form>/<backend>/<scene or file stem>: a
+ * scene file's at its box count, a built-in scene's at the suite's sizes for it. */
+static void add(col_broadphase algorithm, const kept_form *kept, const char *backend, int which,
+                const bench_scene_file *f) {
   bp_case *c = calloc(1, sizeof *c); /* kept for the whole run, as the registration needs */
   if (c == NULL) return;
-  *c = (bp_case){algorithm, kept, backend, 0, f};
+  *c = (bp_case){algorithm, kept, backend, which, f};
   char name[160];
   col_broadphase_info info = {"?", algorithm, false, true, true};
   col_broadphase_at((size_t)algorithm, &info);
   snprintf(name, sizeof name, "broadphase/%s/%s/%s", kept != NULL ? kept->name : info.name, backend,
-           f->name);
+           f != NULL ? f->name : bench_scene_name[which]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
-  gb_arg(b, (int64_t)f->scene.count);
-}
-
-/* Brute force runs on a file scene up to the suite's quadratic limit, and on a one-frame scene
- * of up to this many boxes (a few seconds at most: 100,000 boxes are 5 G tests): the yardstick
- * "no algorithm slower than brute force" needs on real meshes and levels. */
-#define FILE_BRUTE_ONE_FRAME 131072
-
-/* Every algorithm that takes the file's dims from scratch, and every kept form when the file
- * has frames to keep pairs across (on one frame a kept form times nothing but a lookup), on the
- * backends as for the built-in scenes. */
-static void register_files(const col_backend_info *backends, size_t nb) {
-  const bench_scene_file *f;
-  for (size_t k = 0; (f = bench_scene_file_at(k)) != NULL; k++) {
-    for (size_t a = 0; a < col_broadphase_count(); a++) {
-      col_broadphase_info info;
-      if (!col_broadphase_at(a, &info) || !(f->scene.dims == 2 ? info.two_d : info.three_d))
-        continue;
-      if (info.algorithm == COL_BROADPHASE_BRUTE &&
-          f->scene.count > (size_t)bench_active_suite->quadratic_max &&
-          (f->scene.frames > 1 || f->scene.count > FILE_BRUTE_ONE_FRAME))
-        continue;
-      if (!info.uses_backend) {
-        add_file(info.algorithm, NULL, "scalar", f);
-        continue;
-      }
-      for (size_t b = 0; b < nb; b++) add_file(info.algorithm, NULL, backends[b].name, f);
-    }
-    for (size_t i = 0; f->scene.frames > 1 && i < sizeof kept_forms / sizeof kept_forms[0]; i++) {
-      const kept_form *kept = &kept_forms[i];
-      col_broadphase_info info = {"?", kept->algorithm, false, true, true};
-      col_broadphase_at((size_t)kept->algorithm, &info);
-      if (!info.uses_backend) {
-        add_file(kept->algorithm, kept, "scalar", f);
-        continue;
-      }
-      for (size_t b = 0; b < nb; b++) add_file(kept->algorithm, kept, backends[b].name, f);
-    }
+  if (f != NULL) {
+    gb_arg(b, (int64_t)f->scene.count);
+    return;
   }
-}
-
-static void add(col_broadphase algorithm, const kept_form *kept, const char *backend, int which) {
-  /* Static storage: the registration keeps a pointer for the whole run. */
-  static bp_case cases[SCENES * (10 * BENCH_MAX_BACKENDS + 16)];
-  static size_t used;
-  if (used == sizeof cases / sizeof cases[0]) return;
-  bp_case *c = &cases[used++];
-  *c = (bp_case){algorithm, kept, backend, which, NULL};
-  char name[128];
-  col_broadphase_info info = {"?", algorithm, false, true, true};
-  col_broadphase_at((size_t)algorithm, &info);
-  snprintf(name, sizeof name, "broadphase/%s/%s/%s", kept != NULL ? kept->name : info.name, backend,
-           bench_scene_name[which]);
-  gb_benchmark *b = gb_register(name, run, c);
-  gb_unit(b, GB_MS);
   const bench_suite *suite = bench_active_suite;
   if (which == BOXPRUNE3D || which == BOXPRUNE2D) {
     /* Brute force runs the published 10,000 (50 million tests) but not 100,000. */
@@ -308,6 +259,46 @@ static void add(col_broadphase algorithm, const kept_form *kept, const char *bac
     gb_arg(b, 1048576);
 }
 
+/* An algorithm's rows (from scratch, or `kept` when not NULL) on a built-in scene or a scene
+ * file: one per backend when its inner loop runs the backend's kernels, else one, "scalar". */
+static void add_on_backends(col_broadphase algorithm, const kept_form *kept,
+                            const col_backend_info *backends, size_t nb, int which,
+                            const bench_scene_file *f) {
+  col_broadphase_info info = {"?", algorithm, false, true, true};
+  col_broadphase_at((size_t)algorithm, &info);
+  if (!info.uses_backend) {
+    add(algorithm, kept, "scalar", which, f);
+    return;
+  }
+  for (size_t b = 0; b < nb; b++) add(algorithm, kept, backends[b].name, which, f);
+}
+
+/* Brute force runs on a file scene up to the suite's quadratic limit, and on a one-frame scene
+ * of up to this many boxes (a few seconds at most: 100,000 boxes are 5 G tests): the yardstick
+ * "no algorithm slower than brute force" needs on real meshes and levels. */
+#define FILE_BRUTE_ONE_FRAME 131072
+
+/* Every algorithm that takes the file's dims from scratch, and every kept form when the file
+ * has frames to keep pairs across (on one frame a kept form times nothing but a lookup), on the
+ * backends as for the built-in scenes. */
+static void register_files(const col_backend_info *backends, size_t nb) {
+  const bench_scene_file *f;
+  for (size_t k = 0; (f = bench_scene_file_at(k)) != NULL; k++) {
+    for (size_t a = 0; a < col_broadphase_count(); a++) {
+      col_broadphase_info info;
+      if (!col_broadphase_at(a, &info) || !(f->scene.dims == 2 ? info.two_d : info.three_d))
+        continue;
+      if (info.algorithm == COL_BROADPHASE_BRUTE &&
+          f->scene.count > (size_t)bench_active_suite->quadratic_max &&
+          (f->scene.frames > 1 || f->scene.count > FILE_BRUTE_ONE_FRAME))
+        continue;
+      add_on_backends(info.algorithm, NULL, backends, nb, 0, f);
+    }
+    for (size_t i = 0; f->scene.frames > 1 && i < sizeof kept_forms / sizeof kept_forms[0]; i++)
+      add_on_backends(kept_forms[i].algorithm, &kept_forms[i], backends, nb, 0, f);
+  }
+}
+
 void bench_register_broadphase(void);
 void bench_register_broadphase(void) {
   /* Every registered algorithm: those that run the backend's kernels on each native backend,
@@ -322,22 +313,10 @@ void bench_register_broadphase(void) {
       col_broadphase_info info;
       if (!col_broadphase_at(a, &info)) continue;
       if (which == MOVING && info.algorithm == COL_BROADPHASE_BRUTE) continue;
-      if (!info.uses_backend) {
-        add(info.algorithm, NULL, "scalar", which);
-        continue;
-      }
-      for (size_t k = 0; k < nb; k++) add(info.algorithm, NULL, backends[k].name, which);
+      add_on_backends(info.algorithm, NULL, backends, nb, which, NULL);
     }
-    for (size_t f = 0; which == MOVING && f < sizeof kept_forms / sizeof kept_forms[0]; f++) {
-      const kept_form *kept = &kept_forms[f];
-      col_broadphase_info info = {"?", kept->algorithm, false, true, true};
-      col_broadphase_at((size_t)kept->algorithm, &info);
-      if (!info.uses_backend) {
-        add(kept->algorithm, kept, "scalar", which);
-        continue;
-      }
-      for (size_t k = 0; k < nb; k++) add(kept->algorithm, kept, backends[k].name, which);
-    }
+    for (size_t f = 0; which == MOVING && f < sizeof kept_forms / sizeof kept_forms[0]; f++)
+      add_on_backends(kept_forms[f].algorithm, &kept_forms[f], backends, nb, which, NULL);
   }
   register_files(backends, nb);
 }
