@@ -59,6 +59,56 @@ static const bench_scene *make_scene(int which, size_t n) {
   return s;
 }
 
+/* One call of a row: from scratch, or the cache told every box or (listed, `moved` given) the
+ * moved ones. */
+static col_status call(const bp_case *c, col_broadphase_cache *cache, const col_boxes *boxes,
+                       const uint32_t *moved, size_t moved_count, col_pairs *pairs,
+                       col_broadphase_stats *stats) {
+  if (c->kept != NULL && c->kept->listed && moved != NULL)
+    return col_broadphase_cache_update_moved(cache, boxes, moved, moved_count, COL_TOUCH_OVERLAPS,
+                                             pairs, stats);
+  if (c->kept != NULL)
+    return col_broadphase_cache_update(cache, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
+  return col_broadphase_pairs(c->algorithm, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
+}
+
+/* A row's cache, set to its algorithm (a kept form's row; from scratch, none), then two untimed
+ * calls, as a game loop's first frames: the pair list and the working memory it keeps reach
+ * their size in the first (a fresh process would otherwise time page faults and the list's
+ * growth; the engines likewise build before their timed frames), and the second still ran 5x
+ * slower than the later ones at 100,000 boxes in 2D on this VM (171 M against 34 M TSC cycles
+ * with no page fault: memory first touched on the host). A call over two seconds gets no second
+ * one (its share of that cost is small, and the suite's budget would not hold). `moved`: as
+ * call(), with none moved. */
+static col_status open_row(const bp_case *c, col_broadphase_cache **cache, const col_boxes *boxes,
+                           const uint32_t *moved, col_pairs *pairs, col_broadphase_stats *stats) {
+  *cache = NULL;
+  col_status all = c->kept != NULL ? col_broadphase_cache_create(cache) : COL_OK;
+  if (all == COL_OK && c->kept != NULL)
+    all = col_broadphase_cache_set_algorithm(*cache, c->algorithm);
+  const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz()); /* a second only if cheap */
+  for (int warm = 0; warm < 2 && all == COL_OK; warm++) {
+    const uint64_t w0 = bench_tsc();
+    all = call(c, *cache, boxes, moved, 0, pairs, stats);
+    if (bench_tsc() - w0 > warm_limit) break;
+  }
+  return all;
+}
+
+/* The counters of every row: bench_finish, tests, savings, kcycles_per_run, pair_list_bytes and
+ * scratch_bytes. */
+static void finish_row(gb_state *st, size_t n, uint64_t ticks, const col_broadphase_stats *stats,
+                       const col_pairs *pairs) {
+  bench_finish(st, (int64_t)n, ticks);
+  const double all_pairs = (double)n * ((double)n - 1) / 2.0;
+  gb_counter(st, "tests", (double)stats->tests, GB_PLAIN);
+  gb_counter(st, "savings", all_pairs > 0 ? 1.0 - (double)stats->tests / all_pairs : 0.0, GB_PLAIN);
+  gb_counter(st, "kcycles_per_run", (double)ticks / (double)gb_iteration_count(st) / 1000.0,
+             GB_PLAIN);
+  gb_counter(st, "pair_list_bytes", (double)(pairs->capacity * sizeof(col_pair)), GB_PLAIN);
+  gb_counter(st, "scratch_bytes", (double)stats->scratch_bytes, GB_PLAIN);
+}
+
 static void run_file(gb_state *st, const bp_case *c);
 
 static void run(gb_state *st, void *user) {
@@ -81,27 +131,13 @@ static void run(gb_state *st, void *user) {
   const col_boxes boxes = bench_scene_boxes(s);
   col_pairs pairs = {0};
   col_broadphase_stats stats = {0, 0, 0, 0};
-  col_broadphase_cache *cache = NULL;
   const bool cached = c->kept != NULL, listed = cached && c->kept->listed;
-  col_status all = cached ? col_broadphase_cache_create(&cache) : COL_OK;
-  if (all == COL_OK && cached) all = col_broadphase_cache_set_algorithm(cache, c->algorithm);
+  col_broadphase_cache *cache;
+  /* The first calls are told every box (the moved list starts with the frames). */
+  col_status all = open_row(c, &cache, &boxes, NULL, &pairs, &stats);
   uint32_t *moved = listed ? malloc((n ? n : 1) * sizeof(uint32_t)) : NULL;
   if (listed && moved == NULL) all = COL_ERR_MEMORY;
   size_t moved_count = 0;
-  /* Two untimed calls first, as a game loop's first frames: the pair list and the working
-   * memory it keeps reach their size in the first (a fresh process would otherwise time page
-   * faults and the list's growth; the engines likewise build before their timed frames), and
-   * the second still ran 5x slower than the later ones at 100,000 boxes in 2D on this VM
-   * (171 M against 34 M TSC cycles with no page fault: memory first touched on the host). A
-   * call over two seconds gets no second one (its share of that cost is small, and
-   * the suite's budget would not hold). */
-  const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz()); /* a second only if cheap */
-  for (int warm = 0; warm < 2 && all == COL_OK; warm++) {
-    const uint64_t w0 = bench_tsc();
-    all = cached ? col_broadphase_cache_update(cache, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats)
-                 : col_broadphase_pairs(c->algorithm, &boxes, COL_TOUCH_OVERLAPS, &pairs, &stats);
-    if (bench_tsc() - w0 > warm_limit) break;
-  }
   uint64_t rng = 25, frame = 0;
   const uint64_t t0 = bench_tsc();
   while (gb_keep_running(st)) {
@@ -124,31 +160,12 @@ static void run(gb_state *st, void *user) {
     col_pairs_free(&pairs);
     return;
   }
-  bench_finish(st, (int64_t)n, ticks);
-  const double all_pairs = (double)n * (double)(n - 1) / 2.0;
+  finish_row(st, n, ticks, &stats, &pairs);
   gb_counter(st, "pairs", (double)stats.pairs, GB_PLAIN);
-  gb_counter(st, "tests", (double)stats.tests, GB_PLAIN);
-  gb_counter(st, "savings", all_pairs > 0 ? 1.0 - (double)stats.tests / all_pairs : 0.0, GB_PLAIN);
-  gb_counter(st, "kcycles_per_run", (double)ticks / (double)gb_iteration_count(st) / 1000.0,
-             GB_PLAIN);
-  gb_counter(st, "pair_list_bytes", (double)(pairs.capacity * sizeof(col_pair)), GB_PLAIN);
-  gb_counter(st, "scratch_bytes", (double)stats.scratch_bytes, GB_PLAIN);
   /* Sweep and prune's path (1: the set swept whole), so a row says which path it timed. */
   if (c->algorithm == COL_BROADPHASE_SAP && !cached)
     gb_counter(st, "sap_cells", (double)stats.cells, GB_PLAIN);
   col_pairs_free(&pairs);
-}
-
-/* One call of a row: from scratch, or the cache told every box or (listed) the moved ones. */
-static col_status call(const bp_case *c, col_broadphase_cache *cache, const col_boxes *boxes,
-                       const uint32_t *moved, size_t moved_count, col_pairs *pairs,
-                       col_broadphase_stats *stats) {
-  if (c->kept != NULL && c->kept->listed)
-    return col_broadphase_cache_update_moved(cache, boxes, moved, moved_count, COL_TOUCH_OVERLAPS,
-                                             pairs, stats);
-  if (c->kept != NULL)
-    return col_broadphase_cache_update(cache, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
-  return col_broadphase_pairs(c->algorithm, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
 }
 
 /* A scene file's row: two untimed calls on frame 0, then each iteration the next frame in the
@@ -162,18 +179,11 @@ static void run_file(gb_state *st, const bp_case *c) {
   const size_t n = f->scene.count;
   col_pairs pairs = {0};
   col_broadphase_stats stats = {0, 0, 0, 0};
-  col_broadphase_cache *cache = NULL;
-  const bool cached = c->kept != NULL, listed = cached && c->kept->listed;
-  col_status all = cached ? col_broadphase_cache_create(&cache) : COL_OK;
-  if (all == COL_OK && cached) all = col_broadphase_cache_set_algorithm(cache, c->algorithm);
+  const bool listed = c->kept != NULL && c->kept->listed;
   uint32_t *moved = bench_alloc((n ? n : 1) * sizeof(uint32_t));
   col_boxes boxes = bench_scene_file_frame(f, 0);
-  const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz()); /* as run() */
-  for (int warm = 0; warm < 2 && all == COL_OK; warm++) {
-    const uint64_t w0 = bench_tsc();
-    all = call(c, cache, &boxes, moved, 0, &pairs, &stats);
-    if (bench_tsc() - w0 > warm_limit) break;
-  }
+  col_broadphase_cache *cache;
+  col_status all = open_row(c, &cache, &boxes, moved, &pairs, &stats);
   size_t at = 0, moved_count = 0;
   uint64_t step = 0, ticks = 0;
   while (gb_keep_running(st)) {
@@ -202,17 +212,10 @@ static void run_file(gb_state *st, const bp_case *c) {
     col_pairs_free(&pairs);
     return;
   }
-  bench_finish(st, (int64_t)n, ticks);
-  const double all_pairs = (double)n * ((double)n - 1) / 2.0;
+  finish_row(st, n, ticks, &stats, &pairs);
   gb_counter(st, "pairs", (double)counts[1], GB_PLAIN);
   gb_counter(st, "pairs_last", (double)counts[0], GB_PLAIN);
   gb_counter(st, "frames", (double)f->scene.frames, GB_PLAIN);
-  gb_counter(st, "tests", (double)stats.tests, GB_PLAIN);
-  gb_counter(st, "savings", all_pairs > 0 ? 1.0 - (double)stats.tests / all_pairs : 0.0, GB_PLAIN);
-  gb_counter(st, "kcycles_per_run", (double)ticks / (double)gb_iteration_count(st) / 1000.0,
-             GB_PLAIN);
-  gb_counter(st, "pair_list_bytes", (double)(pairs.capacity * sizeof(col_pair)), GB_PLAIN);
-  gb_counter(st, "scratch_bytes", (double)stats.scratch_bytes, GB_PLAIN);
   col_pairs_free(&pairs);
 }
 
