@@ -207,6 +207,11 @@ double bench_tsc_ghz(void) {
   return tsc_ghz;
 }
 
+col_boxes bench_row_scene(gb_state *st, int scene, bench_scene *s) {
+  bench_scene_fill(s, scene, (size_t)gb_arg_of(st, 0));
+  return bench_scene_boxes(s);
+}
+
 void bench_finish(gb_state *st, int64_t items, uint64_t tsc_ticks) {
   const int64_t iterations = gb_iteration_count(st);
   gb_set_items(st, iterations * items);

@@ -75,6 +75,10 @@ bool bench_select(gb_state *st, const char *backend);
 uint64_t bench_tsc(void);
 double bench_tsc_ghz(void);
 
+/* A built-in scene at the row's size (its first argument): `s` filled (free it with
+ * bench_scene_free) and its boxes returned. */
+col_boxes bench_row_scene(gb_state *st, int scene, bench_scene *s);
+
 /* Sets items_per_second, ns_per_item and tsc_cycles_per_item from one timed loop of
  * `items` per iteration that took `tsc_ticks`. */
 void bench_finish(gb_state *st, int64_t items, uint64_t tsc_ticks);

@@ -77,10 +77,9 @@ static bool pair_count(int scene, const col_boxes *boxes, size_t *pairs) {
 
 static void run(gb_state *st, void *user) {
   const floor_case *c = user;
-  const size_t n = (size_t)gb_arg_of(st, 0);
   bench_scene scene = {0};
-  bench_scene_fill(&scene, c->scene, n);
-  const col_boxes boxes = bench_scene_boxes(&scene);
+  const col_boxes boxes = bench_row_scene(st, c->scene, &scene);
+  const size_t n = boxes.count;
   size_t pairs = 0;
   if (!pair_count(c->scene, &boxes, &pairs)) {
     bench_scene_free(&scene);

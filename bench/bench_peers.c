@@ -113,10 +113,9 @@ static col_pairs engine_reported, engine_exact;
 
 static void run(gb_state *st, void *user) {
   const peer_case *c = user;
-  const size_t n = (size_t)gb_arg_of(st, 0);
   bench_scene s = {0};
-  bench_scene_fill(&s, c->scene, n);
-  const col_boxes boxes = bench_scene_boxes(&s);
+  const col_boxes boxes = bench_row_scene(st, c->scene, &s);
+  const size_t n = boxes.count;
   void *peer = c->peer->ops->create(c->peer->kind, c->count_only);
   uint32_t *moved = bench_alloc((n / 10 + 1) * sizeof *moved);
   float *delta = bench_alloc((n / 10 + 1) * 2 * sizeof *delta);
