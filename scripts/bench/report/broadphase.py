@@ -187,25 +187,7 @@ def broadphase_section(table, out_dir, rel, machine):
     return lines
 
 
-BOXPRUNE_NOTE = (
-    "Where the time goes (perf, sweep and prune on avx512, 10,000 boxes in 3D, about 900 K "
-    "TSC cycles): the boxes are sorted on min x (radix), copied in that order, dealt into a "
-    "grid of 8 x 8 cells over y and z (up to four copies per box written without branches, "
-    "a 2-bit tag each), and each cell swept by one kernel call that tests 16 candidates per "
-    "step and writes the kept pairs with vpcompressd into the pair list. About 46% goes to "
-    "choosing the cells and dealing the copies (the stores of four copies of eight words per "
-    "box lead), 36% to the sweeps (about 22 cycles per run of about 7 candidates: the run's "
-    "fixed cost, not the tests), 13% to the radix sort. At 100,000 boxes in 2D the call writes "
-    "18.7 million pairs (150 MB): the memory floor above times that write alone. Not yet "
-    "tried: 32-byte records per copy transposed in the SIMD kernel, a bucket sort, two runs "
-    "per kernel step. The grid performs few tests but spends most of its time on cell "
-    "bookkeeping, and the tree on its top-down build and pointer-chasing queries. In the "
-    "moving scene the kept sweep and prune looks up only the moved boxes (forward run and "
-    "backward reach), carrying the other pairs over; the moved boxes are moved to "
-    "their new places in the kept order by shifting the few boxes in between (a move of up to "
-    "one unit passes about six boxes here; a frame whose shifts would pass N places falls back "
-    "to one merge pass into a second copy), which took the listed update from about 225 K to "
-    "185 K per frame; what remains is mostly the look-ups: the backward walk's running "
-    "maximum (its loop exit mispredicts once per moved box) and the two kernel calls per box "
-    "(one query over both directions measured slower, as did an eight-wide walk)."
-)
+# Where sweep and prune's time goes is a profile of one machine on one day, not of this run:
+# docs/tuning.md and docs/tuning-avx2.md keep those, dated and with their CPU.
+BOXPRUNE_NOTE = ("Where sweep and prune's time goes, as profiled on a named CPU and date: "
+                 "`docs/tuning.md` and `docs/tuning-avx2.md`.")
