@@ -93,6 +93,63 @@ COL__AVX2_BUILD static void deal_avx2(unsigned dims, const uint32_t *order, size
   deal_all(dims, order, from, to, m, span, kz, fill, slot, own, spare);
 }
 
+/* The AVX2 build's 3D deal on one thread: the fills as 32-bit words, so that a cell's and its
+ * next layer's (f[0] and f[1], f[down] and f[down + 1]) are read and advanced as one 64-bit
+ * word, by the box's shape from a table: two loads and two stores of fills a box instead of
+ * four each. The same places as deal(). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PAIR(first, second) ((uint64_t)(first) << 32 | (second))
+#define FIRST(pair)         ((pair) >> 32)
+#define SECOND(pair)        ((uint32_t)(pair))
+#else
+#define PAIR(first, second) ((uint64_t)(second) << 32 | (first))
+#define FIRST(pair)         ((uint32_t)(pair))
+#define SECOND(pair)        ((pair) >> 32)
+#endif
+/* By shape dy | dz << 1: the steps of (f[0], f[1]) and of (f[down], f[down + 1]). */
+static const uint64_t pair_step[4][2] = {{PAIR(1, 0), PAIR(0, 0)},
+                                         {PAIR(1, 0), PAIR(1, 0)},
+                                         {PAIR(1, 1), PAIR(0, 0)},
+                                         {PAIR(1, 1), PAIR(1, 1)}};
+
+static __attribute__((noinline)) void deal_wide32(uint32_t i, uint32_t w, int kz, uint32_t *fill,
+                                                  uint64_t *restrict slot) {
+  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++)
+      slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
+}
+
+COL__BP_INLINE void deal3_paired(const uint32_t *order, size_t m, const uint32_t *span, int kz,
+                                 uint32_t *fill, uint64_t *restrict slot, bool far) {
+  const size_t down = (size_t)kz;
+  for (size_t r = 0; r < m; r++) {
+    const uint32_t i = order[r];
+    if (far && r + AHEAD < m) __builtin_prefetch(&span[order[r + AHEAD]]);
+    const uint32_t w = span[i];
+    if (__builtin_expect(w & COL__SAP_WIDE, 0)) {
+      deal_wide32(i, w, kz, fill, slot);
+      continue;
+    }
+    uint32_t *f = fill + (w & 0xffffu);
+    const uint64_t *step = pair_step[w >> 16 & 3u];
+    uint64_t a, b;
+    memcpy(&a, f, sizeof a), memcpy(&b, f + down, sizeof b);
+    const uint64_t a1 = a + step[0], b1 = b + step[1];
+    memcpy(f, &a1, sizeof a1), memcpy(f + down, &b1, sizeof b1);
+    slot[FIRST(a)] = i | (uint64_t)3u << 32, slot[FIRST(b)] = i | (uint64_t)2u << 32;
+    slot[SECOND(a)] = i | (uint64_t)1u << 32, slot[SECOND(b)] = i;
+  }
+}
+static COL__AVX2_BUILD void deal3_paired_avx2(const uint32_t *order, size_t m, const uint32_t *span,
+                                              int kz, uint32_t *fill, uint64_t *restrict slot) {
+  if (m > col__deal_far)
+    deal3_paired(order, m, span, kz, fill, slot, true);
+  else
+    deal3_paired(order, m, span, kz, fill, slot, false);
+}
+
 void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, size_t *fill,
                          size_t spare) {
   (p->avx2 ? deal_avx2 : deal_base)(p->dims, p->order, from, to, p->m, p->span, p->kz, fill,
@@ -163,6 +220,11 @@ col_status col__sap_deal(col__bp *bp, const col__survey *sv, bool avx2, const ui
                                      count, base,    total, c->fills, slot, tasks};
     const col_status st = col__sap_par_deal(bp, &plan);
     if (st != COL_OK) return st;
+  } else if (avx2 && dims == 3 && total < UINT32_MAX / 2) {
+    /* the fills as 32-bit words, in place of the size_t ones (read before they are written) */
+    uint32_t *fill32 = (uint32_t *)(void *)fill;
+    for (int q = 0; q <= used + kz; q++) fill32[q] = (uint32_t)fill[q];
+    deal3_paired_avx2(order, m, c->span, kz, fill32, slot);
   } else {
     col__sap_deal_all(dims, order, m, c->span, kz, fill, slot, avx2);
   }
