@@ -230,6 +230,12 @@ col_status col__sap_deal(col__bp *bp, const struct col__survey *sv, bool avx2,
 #else
 #define COL__AVX2_BUILD
 #endif
+/* The AVX2 build's count of boxes [from, to)'s cells in 3D without NaN (sap/count8.c): count.c's
+ * pass eight boxes at a time, the grid given as its lo, scale and cells per axis (y, z); *done
+ * is where it stopped (under eight boxes before `to`), returns the wide boxes' copies. */
+size_t col__sap_count8(const col_boxes *b, const float lo[2], const float scale[2],
+                       const int cells[2], size_t from, size_t to, uint32_t *span, size_t *count,
+                       size_t *tally, col__sap_rec *restrict rec, size_t *done);
 /* Whether a run on bp's backend takes the AVX2 build (sap/front.c; its callers pass the answer
  * down to the survey, the sort and the deal). */
 bool col__bp_avx2_passes(const col__bp *bp);

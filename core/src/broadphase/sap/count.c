@@ -215,7 +215,14 @@ COL__AVX2_BUILD static size_t cells_avx2(const col_boxes *b, const col__cells *c
     build_recs(b, rec);
     return 0;
   }
-  return count_range(b, c, maybe_nan, from, to, span, count, tally, rec);
+  size_t copies = 0;
+#if defined(__x86_64__) || defined(__i386__)
+  /* 3D without NaN: eight lanes (count8.c), the last boxes here */
+  if (b->dims == 3 && !maybe_nan)
+    copies =
+        col__sap_count8(b, c->lo, c->scale, c->count, from, to, span, count, tally, rec, &from);
+#endif
+  return copies + count_range(b, c, maybe_nan, from, to, span, count, tally, rec);
 }
 
 /* The pass as tasks over ranges of the boxes (multiples of 4, so that the lanes group the
