@@ -325,6 +325,10 @@ size_t col__bp_sort_x(const col_boxes *boxes, uint32_t *order, uint32_t *keys, u
  * in the passes' AVX2 build when avx2. */
 size_t col__bp_sort_x_surveyed(const col_boxes *boxes, bool avx2, const col__survey *sv,
                                uint32_t *order, uint32_t *keys, uint32_t *scratch);
+/* The same for a caller that needs only the order: `keys` may be left undefined (the AVX2
+ * build's bucket sort writes none). */
+size_t col__bp_sort_x_order(const col_boxes *boxes, bool avx2, const col__survey *sv,
+                            uint32_t *order, uint32_t *keys, uint32_t *scratch);
 /* The same with box i's index given as ids[i] (order holds ids of the sorted boxes): a part's
  * boxes, picked out of the whole set (sap/pick.c). */
 size_t col__bp_sort_x_ids(const col_boxes *boxes, bool avx2, const col__survey *sv,

@@ -53,6 +53,6 @@ col_status col__sap_front(col__bp *bp, col__sap_dealt *d, uint32_t **idx) {
     bp->band = NULL;
     return st;
   }
-  const size_t m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
+  const size_t m = col__bp_sort_x_order(bp->boxes, avx2, &sv, order, keys, scratch);
   return col__sap_deal(bp, &sv, avx2, order, m, NULL, d);
 }

@@ -26,7 +26,7 @@ typedef struct sort_side {
 
 static void sort_beside(void *context) {
   sort_side *s = context;
-  s->m = col__bp_sort_x_surveyed(s->boxes, s->avx2, s->sv, s->order, s->keys, s->scratch);
+  s->m = col__bp_sort_x_order(s->boxes, s->avx2, s->sv, s->order, s->keys, s->scratch);
 }
 
 col_status col__bp_sap(col__bp *bp) {
@@ -72,7 +72,7 @@ col_status col__bp_sap(col__bp *bp) {
 #endif
     return st;
   }
-  if (m == SIZE_MAX) m = col__bp_sort_x_surveyed(bp->boxes, avx2, &sv, order, keys, scratch);
+  if (m == SIZE_MAX) m = col__bp_sort_x_order(bp->boxes, avx2, &sv, order, keys, scratch);
   return col__bp_sap_sweep(bp, &sv, avx2, order, m, NULL, idx);
 }
 
