@@ -35,6 +35,58 @@ COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col_
   s->odd |= any_odd;
 }
 
+/* y and z of a chunk in one loop, the AVX2 build's 3D survey: eight lanes, y's four in the low
+ * half and z's in the high half, so one instruction takes both axes' step and the two running
+ * sums (survey_axis's chain of one add for four boxes) advance together. Each lane's steps are
+ * survey_axis's (minps / maxps for its min4 / max4), so the same bits; odd is one accumulator
+ * for both axes (survey_axis ors each into s->odd). */
+typedef void survey_yz_fn(const float *ly, const float *hy, const float *lz, const float *hz,
+                          size_t n, col__survey_part *s);
+#if defined(__x86_64__) || defined(__i386__)
+typedef float survey_f8 __attribute__((vector_size(32)));
+typedef int32_t survey_i8 __attribute__((vector_size(32)));
+COL__AVX2_BUILD static void survey_yz(const float *ly, const float *hy, const float *lz,
+                                      const float *hz, size_t n, col__survey_part *s) {
+  const survey_f8 inf = {INFINITY, INFINITY, INFINITY, INFINITY,
+                         INFINITY, INFINITY, INFINITY, INFINITY};
+  const survey_f8 ninf = -inf;
+  survey_f8 mn = inf, mx = ninf, sum = {0, 0, 0, 0, 0, 0, 0, 0};
+  survey_i8 bad = {0, 0, 0, 0, 0, 0, 0, 0}, odd = bad;
+  size_t r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const survey_f8 l =
+        __builtin_shufflevector(load4(ly + r), load4(lz + r), 0, 1, 2, 3, 4, 5, 6, 7);
+    const survey_f8 h =
+        __builtin_shufflevector(load4(hy + r), load4(hz + r), 0, 1, 2, 3, 4, 5, 6, 7);
+    const survey_f8 d = h - l;
+    const survey_i8 real = d == d;
+    bad |= (l > h) | (l == ninf) | (h == inf), odd |= ~real;
+    mn = __builtin_ia32_minps256(l, mn), mx = __builtin_ia32_maxps256(h, mx);
+    sum += (survey_f8)((survey_i8)d & real);
+  }
+  bool any_odd = (odd[0] | odd[1] | odd[2] | odd[3] | odd[4] | odd[5] | odd[6] | odd[7]) != 0;
+  const float *const lo[2] = {ly, lz}, *const hi[2] = {hy, hz};
+  for (int a = 0; a < 2; a++) {
+    const int q0 = 4 * a;
+    bool any_bad = (bad[q0] | bad[q0 + 1] | bad[q0 + 2] | bad[q0 + 3]) != 0;
+    float m0 = mn[q0], m1 = mx[q0];
+    double total = (double)sum[q0] + sum[q0 + 1] + sum[q0 + 2] + sum[q0 + 3];
+    for (int q = q0 + 1; q < q0 + 4; q++)
+      m0 = mn[q] < m0 ? mn[q] : m0, m1 = mx[q] > m1 ? mx[q] : m1;
+    for (size_t t = r; t < n; t++) {
+      const float l = lo[a][t], h = hi[a][t], d = h - l;
+      any_bad |= (l > h) | (l == -INFINITY) | (h == INFINITY), any_odd |= d != d;
+      m0 = l < m0 ? l : m0, m1 = h > m1 ? h : m1, total += d == d ? d : 0.0f;
+    }
+    s->lo[a] = m0, s->hi[a] = m1, s->bad[a] = any_bad, s->size[a] = total;
+  }
+  s->odd |= any_odd;
+}
+#define SURVEY_YZ survey_yz
+#else
+#define SURVEY_YZ NULL
+#endif
+
 /* x: an inverted box, the range of the finite min x (NaN and infinities left out). */
 COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__survey_part *s) {
   const col__f4 inf = splat4(INFINITY), ninf = splat4(-INFINITY);
@@ -63,7 +115,7 @@ COL__BP_INLINE void survey_x(const float *x0, const float *x1, size_t n, col__su
 
 /* Chunks [from, to) of COL__SURVEY_CHUNK boxes, each into its part. */
 COL__BP_INLINE void survey_chunks(const col_boxes *boxes, size_t from, size_t to,
-                                  col__survey_part *part) {
+                                  col__survey_part *part, survey_yz_fn *yz) {
   const size_t n = boxes->count;
   for (size_t c = from; c < to; c++) {
     const size_t i = c * COL__SURVEY_CHUNK,
@@ -78,16 +130,20 @@ COL__BP_INLINE void survey_chunks(const col_boxes *boxes, size_t from, size_t to
                             INFINITY,
                             -INFINITY};
     survey_x(boxes->min[0] + i, boxes->max[0] + i, len, p);
+    if (yz != NULL && boxes->dims == 3) {
+      yz(boxes->min[1] + i, boxes->max[1] + i, boxes->min[2] + i, boxes->max[2] + i, len, p);
+      continue;
+    }
     for (int a = 0; a < (boxes->dims == 3 ? 2 : 1); a++)
       survey_axis(boxes->min[1 + a] + i, boxes->max[1 + a] + i, len, p, a);
   }
 }
 static void chunks_base(const col_boxes *boxes, size_t from, size_t to, col__survey_part *part) {
-  survey_chunks(boxes, from, to, part);
+  survey_chunks(boxes, from, to, part, NULL);
 }
 COL__AVX2_BUILD static void chunks_avx2(const col_boxes *boxes, size_t from, size_t to,
                                         col__survey_part *part) {
-  survey_chunks(boxes, from, to, part);
+  survey_chunks(boxes, from, to, part, SURVEY_YZ);
 }
 
 void col__sap_survey_chunks(const col_boxes *boxes, bool avx2, size_t from, size_t to,
