@@ -29,6 +29,16 @@ COL__AVX2_BUILD static inline __attribute__((always_inline)) u8 cells8(f8 v, f8 
       __builtin_ia32_minps256(__builtin_ia32_maxps256(t, zero), last), i8);
 }
 
+/* A wide box counted cell by cell: count.c's col__sap_count_wide (kept here so that this file
+ * calls nothing of count.c, which calls it). */
+static size_t count_wide(uint32_t w, int kz, size_t *count) {
+  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
+  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
+}
+
 COL__AVX2_BUILD size_t col__sap_count8(const col_boxes *b, const float lo[2], const float scale[2],
                                        const int cells[2], size_t from, size_t to, uint32_t *span,
                                        size_t *count, size_t *tally, col__sap_rec *restrict rec,
@@ -99,7 +109,7 @@ COL__AVX2_BUILD size_t col__sap_count8(const col_boxes *b, const float lo[2], co
       if (narrow[q] != 0)
         tally[at[q]]++;
       else
-        copies += col__sap_count_wide(w[q], kz, count);
+        copies += count_wide(w[q], kz, count);
     }
   }
   *done = i;
