@@ -375,7 +375,8 @@ typedef struct col__sap_pick {
 size_t col__sap_pick_order(void *context, const uint32_t *span, int kz, bool all, size_t lo,
                            size_t hi, const uint32_t **order);
 /* A box's cells in the deal's span word (sap/count.c): the flag of a box over more than two
- * cells on an axis, and such a box counted into count[cell] cell by cell (returns its copies). */
+ * cells on an axis, and such a box counted into count[cell] cell by cell (sap/count8.c; returns
+ * its copies). */
 #define COL__SAP_WIDE 0x80000000u
 size_t col__sap_count_wide(uint32_t w, int kz, size_t *count);
 col_status col__bp_grid(col__bp *bp);

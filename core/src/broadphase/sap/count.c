@@ -95,16 +95,6 @@ COL__BP_INLINE void build_recs(const col_boxes *b, col__sap_rec *restrict rec) {
  * z0 << 16 | z1 << 24 | WIDE. */
 #define WIDE COL__SAP_WIDE
 
-/* A wide box counted cell by cell (for both counts: this file's, deal.c's tasks'); returns
- * its copies. */
-size_t col__sap_count_wide(uint32_t w, int kz, size_t *count) {
-  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
-  for (int y = y0; y <= y1; y++)
-    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
-  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
-}
-
 /* Boxes [from, to)'s cells in span[i] (as above; NaN or not: those are never dealt) and
  * records, and their tallies: a box without NaN (which must be the boxes to sweep) over at most
  * two cells per axis is one increment, tally[s * k + c00], s = dy + 2 dz its shape, c00 its

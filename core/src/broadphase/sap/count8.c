@@ -8,6 +8,17 @@
 
 #include <string.h>
 
+/* A wide box counted cell by cell, for every count: count.c's, this file's, deal.c's tasks'
+ * (here, at the leaf of the calls, so that no file calls back into one that calls it); returns
+ * its copies. */
+size_t col__sap_count_wide(uint32_t w, int kz, size_t *count) {
+  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
+  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
+  for (int y = y0; y <= y1; y++)
+    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
+  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 
 typedef float f8 __attribute__((vector_size(32)));
@@ -27,16 +38,6 @@ COL__AVX2_BUILD static inline __attribute__((always_inline)) u8 cells8(f8 v, f8 
   const f8 t = (v - lo) * scale;
   return (u8) __builtin_convertvector(
       __builtin_ia32_minps256(__builtin_ia32_maxps256(t, zero), last), i8);
-}
-
-/* A wide box counted cell by cell: count.c's col__sap_count_wide (kept here so that this file
- * calls nothing of count.c, which calls it). */
-static size_t count_wide(uint32_t w, int kz, size_t *count) {
-  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
-  for (int y = y0; y <= y1; y++)
-    for (int z = z0; z <= z1; z++) count[y * kz + z]++;
-  return (size_t)((y1 - y0 + 1) * (z1 - z0 + 1));
 }
 
 COL__AVX2_BUILD size_t col__sap_count8(const col_boxes *b, const float lo[2], const float scale[2],
@@ -109,7 +110,7 @@ COL__AVX2_BUILD size_t col__sap_count8(const col_boxes *b, const float lo[2], co
       if (narrow[q] != 0)
         tally[at[q]]++;
       else
-        copies += count_wide(w[q], kz, count);
+        copies += col__sap_count_wide(w[q], kz, count);
     }
   }
   *done = i;
