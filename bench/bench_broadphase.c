@@ -49,7 +49,12 @@ typedef struct bp_case {
   const char *backend;
   int scene;
   const bench_scene_file *file; /* a scene file's row (scene unused) */
+  struct bp_case *next;         /* the rows registered before it (all_cases) */
 } bp_case;
+
+/* Every registered row, kept for the whole run as the registration needs (and reachable, so a
+ * leak checker does not report them). */
+static bp_case *all_cases;
 
 static bench_scene scenes[SCENES];
 
@@ -223,9 +228,10 @@ static void run_file(gb_state *st, const bp_case *c) {
  * scene file's at its box count, a built-in scene's at the suite's sizes for it. */
 static void add(col_broadphase algorithm, const kept_form *kept, const char *backend, int which,
                 const bench_scene_file *f) {
-  bp_case *c = calloc(1, sizeof *c); /* kept for the whole run, as the registration needs */
+  bp_case *c = calloc(1, sizeof *c);
   if (c == NULL) return;
-  *c = (bp_case){algorithm, kept, backend, which, f};
+  *c = (bp_case){algorithm, kept, backend, which, f, all_cases};
+  all_cases = c;
   char name[160];
   col_broadphase_info info = {"?", algorithm, false, true, true};
   col_broadphase_at((size_t)algorithm, &info);

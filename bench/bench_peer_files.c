@@ -23,7 +23,12 @@ typedef struct file_case {
   const bench_scene_file *file;
   int scene; /* SCENE_COUNT + the file's index: our pairs' key */
   bool incremental;
+  struct file_case *next; /* the rows registered before it (all_cases) */
 } file_case;
+
+/* Every registered row, kept for the whole run as the registration needs (and reachable, so a
+ * leak checker does not report them). */
+static file_case *all_cases;
 
 /* The engine's reported and re-tested lists, their memory kept from row to row. */
 static col_pairs reported, exact;
@@ -100,9 +105,10 @@ static void run(gb_state *st, void *user) {
 }
 
 static void add(const peer_structure *p, const bench_scene_file *f, int scene, bool incremental) {
-  file_case *c = calloc(1, sizeof *c); /* kept for the whole run, as the registration needs */
+  file_case *c = calloc(1, sizeof *c);
   if (c == NULL) return;
-  *c = (file_case){p, f, scene, incremental};
+  *c = (file_case){p, f, scene, incremental, all_cases};
+  all_cases = c;
   char name[192];
   snprintf(name, sizeof name, "broadphase/peer-%s-%s%s/%s", p->engine, p->name,
            incremental ? "-incremental" : "", f->name);
