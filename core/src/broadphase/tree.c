@@ -6,7 +6,7 @@
  * b2DynamicTree and Bullet's btDbvt, written from the idea, not their code).
  * Node boxes are normalized (min <= max per axis), so an inverted box still bounds everything
  * it can overlap; the exact rule is applied to the real boxes at the leaves. */
-#include "broadphase.h"
+#include "tree.h"
 #include "validate.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
 #ifndef COLLIDE_BROADPHASE_CACHE_STATE_H
 #define COLLIDE_BROADPHASE_CACHE_STATE_H
 
-#include "../broadphase.h"
+#include "../tree.h"
 
 struct col_broadphase_cache {
   col_broadphase algorithm;     /* TREE or SAP */
