@@ -28,13 +28,19 @@ size_t col__deal_far = 1u << 16;
  * only ever written after every such copy). */
 /* A box covering more than two cells on an axis: every cell, with a loop (rare; kept out of
  * deal's loop, whose registers it would take). */
-static __attribute__((noinline)) void deal_wide(uint32_t i, uint32_t w, int kz, size_t *fill,
-                                                uint64_t *restrict slot) {
+COL__BP_INLINE void deal_wide_at(uint32_t i, uint32_t w, int kz, size_t *fill, uint32_t *fill32,
+                                 uint64_t *restrict slot) {
   const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
   const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
   for (int y = y0; y <= y1; y++)
-    for (int z = z0; z <= z1; z++)
-      slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
+    for (int z = z0; z <= z1; z++) {
+      const size_t c = (size_t)(y * kz + z), at = fill32 != NULL ? fill32[c]++ : fill[c]++;
+      slot[at] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
+    }
+}
+static __attribute__((noinline)) void deal_wide(uint32_t i, uint32_t w, int kz, size_t *fill,
+                                                uint64_t *restrict slot) {
+  deal_wide_at(i, w, kz, fill, NULL, slot);
 }
 
 /* own: a task's range with its own fill (below); unneeded copies go to its spare place, as
@@ -112,13 +118,10 @@ static const uint64_t pair_step[4][2] = {{PAIR(1, 0), PAIR(0, 0)},
                                          {PAIR(1, 1), PAIR(0, 0)},
                                          {PAIR(1, 1), PAIR(1, 1)}};
 
+/* deal_wide with deal3_paired's 32-bit fills. */
 static __attribute__((noinline)) void deal_wide32(uint32_t i, uint32_t w, int kz, uint32_t *fill,
                                                   uint64_t *restrict slot) {
-  const int y0 = (int)(w & 255u), y1 = (int)(w >> 8 & 255u);
-  const int z0 = (int)(w >> 16 & 255u), z1 = (int)(w >> 24 & 127u);
-  for (int y = y0; y <= y1; y++)
-    for (int z = z0; z <= z1; z++)
-      slot[fill[y * kz + z]++] = i | (uint64_t)((y == y0) | (z == z0) << 1) << 32;
+  deal_wide_at(i, w, kz, NULL, fill, slot);
 }
 
 COL__BP_INLINE void deal3_paired(const uint32_t *order, size_t m, const uint32_t *span, int kz,

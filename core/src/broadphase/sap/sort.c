@@ -26,15 +26,43 @@ void col__sap_sort_fix(uint32_t *keys, uint32_t *order, size_t m, uint32_t *scra
   }
 }
 
-/* Bucket sort on min x (32 boxes or more, with a finite spread): one bucket per box over the range,
- * a monotonic map (sub, mul, clamp: a larger value never gets a lower bucket), so only boxes
+/* col__sap_sort_fix for a bucket sort that wrote no keys (keyed false below): each box's key
+ * read from its min x (box i's index i), the same order: sorted on the key, equal keys in
+ * index order (the scatter keeps a bucket's boxes in index order and the pass never passes an
+ * equal key; the radix sort it may hand over to is stable on the same keys, recomputed). */
+COL__BP_INLINE void sort_fix_x(const float *x, uint32_t *order, size_t m, uint32_t *keys,
+                               uint32_t *scratch) {
+  size_t moved = 0;
+  uint32_t last = m > 0 ? col__float_key(x[order[0]]) : 0; /* the key at r - 1 */
+  for (size_t r = 1; r < m; r++) {
+    const uint32_t o = order[r], key = col__float_key(x[o]);
+    if (key >= last) {
+      last = key;
+      continue;
+    }
+    size_t p = r;
+    do order[p] = order[p - 1], p--;
+    while (p > 0 && col__float_key(x[order[p - 1]]) > key);
+    order[p] = o, moved += r - p;
+    if (moved > 2 * m) {
+      for (size_t q = 0; q < m; q++) keys[q] = col__float_key(x[order[q]]);
+      col__radix_sort32(keys, order, m, scratch);
+      return;
+    }
+  }
+}
+
+/* Bucket sort on min x (32 boxes or more, with a finite spread): one bucket per box over the
+ * range, a monotonic map (sub, mul, clamp: a larger value never gets a lower bucket), so only boxes
  * of one bucket can be out of order after the scatter, and an insertion pass on the keys puts
  * them right. Equal keys share a bucket and keep the boxes' order throughout, as the radix
  * does. A pass that would move more than 2m entries (clustered values) hands the rest to the
- * radix sort. */
+ * radix sort. With keyed false (a caller that needs only the order, ids NULL; `keys` is then
+ * scratch, left undefined) no keys are written beside the order, so the scatter has one store
+ * in random places a box instead of two. */
 COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, bool maybe_nan,
-                                    const uint32_t *ids, uint32_t *order, uint32_t *keys,
-                                    uint32_t *scratch) {
+                                    bool keyed, const uint32_t *ids, uint32_t *order,
+                                    uint32_t *keys, uint32_t *scratch) {
   const size_t n = boxes->count;
   const float *x = boxes->min[0];
   uint32_t *bucket = scratch, *tkey = scratch + n, *tord = scratch + 2 * n, *at = scratch + 3 * n;
@@ -66,14 +94,15 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
     if ((ok[0] & ok[1] & ok[2] & ok[3]) != 0) { /* the usual case: four stores, no branches */
       col__u4 id = (col__u4){0, 1, 2, 3} + (uint32_t)i;
       if (ids != NULL) memcpy(&id, ids + i, sizeof id);
-      memcpy(bucket + m, &b, sizeof b), memcpy(tkey + m, &key, sizeof key);
-      memcpy(tord + m, &id, sizeof id);
+      memcpy(bucket + m, &b, sizeof b), memcpy(tord + m, &id, sizeof id);
+      if (keyed) memcpy(tkey + m, &key, sizeof key);
       at[b[0] + 1]++, at[b[1] + 1]++, at[b[2] + 1]++, at[b[3] + 1]++, m += 4;
       continue;
     }
     for (int q = 0; q < 4; q++)
       if (ok[q] != 0) {
-        bucket[m] = b[q], tkey[m] = key[q];
+        bucket[m] = b[q];
+        if (keyed) tkey[m] = key[q];
         tord[m] = ids != NULL ? ids[i + (size_t)q] : (uint32_t)i + (uint32_t)q;
         at[b[q] + 1]++, m++;
       }
@@ -82,10 +111,16 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
     if (col__bp_has_nan(boxes, i)) continue;
     const float t = (x[i] - lo) * scale, u = t > 0 ? t : 0;
     const uint32_t b = (uint32_t)(u < last ? u : last);
-    bucket[m] = b, tkey[m] = col__float_key(x[i]), tord[m] = ids != NULL ? ids[i] : (uint32_t)i;
+    bucket[m] = b, tord[m] = ids != NULL ? ids[i] : (uint32_t)i;
+    if (keyed) tkey[m] = col__float_key(x[i]);
     at[b + 1]++, m++;
   }
   for (size_t b = 0; b < n; b++) at[b + 1] += at[b];
+  if (!keyed) { /* one store in random places a box instead of two */
+    for (size_t r = 0; r < m; r++) order[at[bucket[r]]++] = tord[r];
+    sort_fix_x(x, order, m, keys, scratch);
+    return m;
+  }
   for (size_t r = 0; r < m; r++) {
     const uint32_t to = at[bucket[r]]++;
     keys[to] = tkey[r], order[to] = tord[r];
@@ -94,84 +129,12 @@ COL__BP_INLINE size_t bucket_sort_x(const col_boxes *boxes, float lo, float hi, 
   return m;
 }
 
-/* The AVX2 build's bucket sort for a caller that needs only the order (keys: scratch, left
- * undefined), box i's index i: no keys written beside the order, so the scatter has one
- * store in random places a box instead of two; the insertion pass reads each box's key from
- * its min x. The same order as bucket_sort_x: sorted on the key, equal keys in index order
- * (the scatter keeps a bucket's boxes in index order and the insertion pass never passes an
- * equal key; the radix sort it may hand over to is stable on the same keys, recomputed). */
-COL__BP_INLINE void sort_fix_x(const float *x, uint32_t *order, size_t m, uint32_t *keys,
-                               uint32_t *scratch) {
-  size_t moved = 0;
-  uint32_t last = m > 0 ? col__float_key(x[order[0]]) : 0; /* the key at r - 1 */
-  for (size_t r = 1; r < m; r++) {
-    const uint32_t o = order[r], key = col__float_key(x[o]);
-    if (key >= last) {
-      last = key;
-      continue;
-    }
-    size_t p = r;
-    do order[p] = order[p - 1], p--;
-    while (p > 0 && col__float_key(x[order[p - 1]]) > key);
-    order[p] = o, moved += r - p;
-    if (moved > 2 * m) {
-      for (size_t q = 0; q < m; q++) keys[q] = col__float_key(x[order[q]]);
-      col__radix_sort32(keys, order, m, scratch);
-      return;
-    }
-  }
-}
-
-COL__BP_INLINE size_t bucket_order_x(const col_boxes *boxes, float lo, float hi, bool maybe_nan,
-                                     uint32_t *order, uint32_t *keys, uint32_t *scratch) {
-  const size_t n = boxes->count;
-  const float *x = boxes->min[0];
-  uint32_t *bucket = scratch, *tord = scratch + 2 * n, *at = scratch + 3 * n;
-  const float scale = (float)((double)n / ((double)hi - lo)), last = (float)(n - 1);
-  memset(at, 0, (n + 1) * sizeof *at);
-  size_t m = 0, i = 0;
-  const col__f4 zero = splat4(0.0f), top = splat4(last);
-  const bool z = boxes->dims == 3;
-  const float *const hx = boxes->max[0], *const ly = boxes->min[1], *const hy = boxes->max[1];
-  const float *const lz = boxes->min[2], *const hz = boxes->max[2];
-  for (; i + 4 <= n; i += 4) {
-    const col__f4 x0 = load4(x + i);
-    col__i4 ok = {-1, -1, -1, -1};
-    if (maybe_nan) {
-      const col__f4 x1 = load4(hx + i), y0 = load4(ly + i), y1 = load4(hy + i);
-      ok = (x0 == x0) & (x1 == x1) & (y0 == y0) & (y1 == y1);
-      if (z) {
-        const col__f4 z0 = load4(lz + i), z1 = load4(hz + i);
-        ok &= (z0 == z0) & (z1 == z1);
-      }
-    }
-    const col__f4 t = (x0 - splat4(lo)) * splat4(scale);
-    const col__u4 b = (col__u4) __builtin_convertvector(min4(max4(t, zero), top), col__i4);
-    if ((ok[0] & ok[1] & ok[2] & ok[3]) != 0) {
-      const col__u4 id = (col__u4){0, 1, 2, 3} + (uint32_t)i;
-      memcpy(bucket + m, &b, sizeof b), memcpy(tord + m, &id, sizeof id);
-      at[b[0] + 1]++, at[b[1] + 1]++, at[b[2] + 1]++, at[b[3] + 1]++, m += 4;
-      continue;
-    }
-    for (int q = 0; q < 4; q++)
-      if (ok[q] != 0) bucket[m] = b[q], tord[m] = (uint32_t)i + (uint32_t)q, at[b[q] + 1]++, m++;
-  }
-  for (; i < n; i++) {
-    if (col__bp_has_nan(boxes, i)) continue;
-    const float t = (x[i] - lo) * scale, u = t > 0 ? t : 0;
-    const uint32_t b = (uint32_t)(u < last ? u : last);
-    bucket[m] = b, tord[m] = (uint32_t)i, at[b + 1]++, m++;
-  }
-  for (size_t b = 0; b < n; b++) at[b + 1] += at[b];
-  for (size_t r = 0; r < m; r++) order[at[bucket[r]]++] = tord[r];
-  sort_fix_x(x, order, m, keys, scratch);
-  return m;
-}
 COL__AVX2_BUILD static size_t bucket_order_avx2(const col_boxes *boxes, const col__survey *sv,
                                                 uint32_t *order, uint32_t *keys,
                                                 uint32_t *scratch) {
-  if (sv->maybe_nan) return bucket_order_x(boxes, sv->x_lo, sv->x_hi, true, order, keys, scratch);
-  return bucket_order_x(boxes, sv->x_lo, sv->x_hi, false, order, keys, scratch);
+  if (sv->maybe_nan)
+    return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, true, false, NULL, order, keys, scratch);
+  return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, false, false, NULL, order, keys, scratch);
 }
 
 /* Under 32 boxes or without a finite spread of min x: the radix sort. */
@@ -193,8 +156,8 @@ COL__BP_INLINE size_t bucket_sort_surveyed(const col_boxes *boxes, const col__su
                                            const uint32_t *ids, uint32_t *order, uint32_t *keys,
                                            uint32_t *scratch) {
   if (sv->maybe_nan)
-    return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, true, ids, order, keys, scratch);
-  return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, false, ids, order, keys, scratch);
+    return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, true, true, ids, order, keys, scratch);
+  return bucket_sort_x(boxes, sv->x_lo, sv->x_hi, false, true, ids, order, keys, scratch);
 }
 static size_t bucket_base(const col_boxes *boxes, const col__survey *sv, const uint32_t *ids,
                           uint32_t *order, uint32_t *keys, uint32_t *scratch) {
