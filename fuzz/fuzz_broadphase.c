@@ -19,6 +19,7 @@ const char fz_target[] = "broadphase";
 
 /* sap/deal.c's threshold for its prefetching deal (65,536 boxes). */
 extern size_t col__deal_far;
+extern size_t col__qt_leaf_size, col__qt_direct_tests;
 
 enum {
   BRUTE_MAX = 256,    /* brute force runs up to this many boxes */
@@ -119,6 +120,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* The deal prefetches past 65,536 boxes only (col__deal_far): an input of odd length takes
    * that path at any size (the same places; its reads must stay in bounds). */
   col__deal_far = (size & 1) ? 0 : (size_t)1 << 16;
+  /* The quadtree splits nodes of over 64 boxes and sweeps a node of over 16,384 tests
+   * (col__qt_leaf_size, col__qt_direct_tests): an input whose length has bit 1 set takes leaves
+   * of 4 and sweeps from 8 tests, so a few dozen boxes reach deep trees and the swept nodes. */
+  const bool small_tree = (size & 2) != 0;
+  col__qt_leaf_size = small_tree ? 4 : 64, col__qt_direct_tests = small_tree ? 8 : 16384;
 
   /* The expected pairs from the oracle (brute force among the algorithms below agrees with it
    * or the input is reported, so the oracle is checked on every set up to BRUTE_MAX). A crowded set

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t col__qt_leaf_size = 64, col__qt_direct_tests = 16384;
+
 /* Which child cell holds b strictly, or -1 when it straddles (or touches) a centre line. A
  * branch per axis: in Morton order neighbours mostly go the same way, and the branches beat
  * computing every compare. */
@@ -153,7 +155,7 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   size_t count[8] = {0}, stay = 0;
   col_aabb3 bounds[8];
   const bool split =
-      n > (depth == 0 ? COL__QT_ROOT_SPLIT : COL__QT_LEAF_SIZE) && depth < COL__QT_MAX_DEPTH;
+      n > (depth == 0 ? COL__QT_ROOT_SPLIT : col__qt_leaf_size) && depth < COL__QT_MAX_DEPTH;
   if (split) {
     /* Stable partition: staying items first, then children 0..7, via the scratch space (each
      * item's child kept from the first pass); the bounds of each child's boxes on the way. */

@@ -6,17 +6,15 @@
 
 #include "broadphase.h"
 
-/* A node of over COL__QT_LEAF_SIZE boxes is split (testing more boxes four at a time beats more
- * nodes: docs/tuning.md); the root from COL__QT_ROOT_SPLIT on, which keeps the header's bound on
- * the tests (fewer than M(M-1)/2 when M > 8 and two boxes lie in different children of the
- * root). COL__QT_DIRECT_TESTS: a node whose own tests, all against all, would be at most this many
- * tests its boxes directly; sorting them into classes costs more there (docs/tuning.md). */
-enum {
-  COL__QT_LEAF_SIZE = 64,
-  COL__QT_ROOT_SPLIT = 8,
-  COL__QT_MAX_DEPTH = 20,
-  COL__QT_DIRECT_TESTS = 16384
-};
+/* A node of over col__qt_leaf_size boxes (64) is split (testing more boxes four at a time beats
+ * more nodes: docs/tuning.md); the root from COL__QT_ROOT_SPLIT on, which keeps the header's bound
+ * on the tests (fewer than M(M-1)/2 when M > 8 and two boxes lie in different children of the
+ * root). A node whose own tests, all against all, would be at most col__qt_direct_tests (16,384)
+ * tests its boxes directly; sorting them into classes costs more there (docs/tuning.md). Both are
+ * variables so that the broadphase fuzzer can lower them: its inputs of a few dozen boxes then
+ * reach deep trees and swept nodes. */
+enum { COL__QT_ROOT_SPLIT = 8, COL__QT_MAX_DEPTH = 20 };
+extern size_t col__qt_leaf_size, col__qt_direct_tests;
 
 /* A box of the node being swept, for the exact rule: its min and max as lanes x, y, z and a
  * fourth that always meets (a 2D set's z is -1..1 too: the rule there is x and y's). */

@@ -242,7 +242,7 @@ COL__BP_INLINE col_status direct_rows(col__qt *q, float *const v[6], const uint3
 col_status col__qt_node_pairs(col__qt *q, const uint32_t *s, size_t ns, const uint32_t *a,
                               size_t na, col_vec3 centre) {
   if (ns == 0) return COL_OK;
-  if (ns * (ns - 1) / 2 + ns * na > COL__QT_DIRECT_TESTS)
+  if (ns * (ns - 1) / 2 + ns * na > col__qt_direct_tests)
     return node_sweep(q, s, ns, a, na, centre);
   const size_t nt = ns + na;
   col_status st = reserve_node(q, nt);
