@@ -19,14 +19,12 @@
  *     smaller nodes test all against all, four boxes a step.
  * The boxes are renumbered in the Morton order of their centres first, so that a node's boxes
  * lie close together in memory. */
-#include "quadtree.h"
+#include "quadtree_state.h"
 #include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-size_t col__qt_leaf_size = 64, col__qt_direct_tests = 16384;
 
 /* Which child cell holds b strictly, or -1 when it straddles (or touches) a centre line. A
  * branch per axis: in Morton order neighbours mostly go the same way, and the branches beat

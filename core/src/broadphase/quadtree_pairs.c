@@ -2,10 +2,13 @@
  * each other and against the boxes handed down to it, swept by classes of the centre planes
  * they touch when all against all would be many tests, all against all four boxes a step
  * otherwise. Each pair of boxes is tested once: in one pair of classes, or in one step. */
-#include "quadtree.h"
+#include "quadtree_state.h"
 
 #include <math.h>
 #include <stdlib.h>
+
+/* (quadtree_state.h; defined here, the file quadtree.c calls, so that no call runs back up) */
+size_t col__qt_leaf_size = 64, col__qt_direct_tests = 16384;
 
 void col__qt_free_node(col__qt *q) {
   free(q->rec), free(q->ent), free(q->keys), free(q->order), free(q->rscratch), free(q->cls);

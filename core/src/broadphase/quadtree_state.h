@@ -1,8 +1,8 @@
 /* Internal: the quadtree's state shared by its two files, quadtree.c (the tree: the split, the
  * lists handed down, the entry) and quadtree_pairs.c (a node's pairs: swept by classes or tested
  * all against all). */
-#ifndef COLLIDE_BROADPHASE_QUADTREE_H
-#define COLLIDE_BROADPHASE_QUADTREE_H
+#ifndef COLLIDE_BROADPHASE_QUADTREE_STATE_H
+#define COLLIDE_BROADPHASE_QUADTREE_STATE_H
 
 #include "broadphase.h"
 
