@@ -10,7 +10,7 @@
  * Counters: engine_pairs (as reported), pairs (after the re-test; own store only), missed_pairs
  * (our pairs missing from the engine's after the re-test: Chipmunk's sweep misses x touches),
  * kcycles_per_run (moving: the frame's update), build_kcycles and find_kcycles (from scratch).
- * Scene files' peer rows: bench_peer_files.c. */
+ * Scene files' peer rows: bench_peer_files.c; what both share: bench_peer_rows.c. */
 #include "bench_peers.h"
 #include "bench.h"
 #include "bench_scene_files.h"
@@ -25,86 +25,6 @@ typedef struct peer_case {
   bool count_only;
   int scene;
 } peer_case;
-
-/* Our sweep and prune's pairs on a from-scratch scene (or a scene file's frame 0), sorted, kept for
- * the other engines' rows at the same scene and size (their boxes are the same: bench_scene_fill is
- * deterministic). At boxprune2d 100,000 that is 18.7 million pairs, about three seconds to find,
- * sort and fault in, once per engine before. The moving scene is never kept (its boxes depend
- * on the frames run), nor past KEPT_MAX scenes and sizes. */
-enum { KEPT_MAX = 64 };
-static struct {
-  int scene;
-  size_t n;
-  col_pairs pairs;
-} kept[KEPT_MAX];
-static size_t kept_count;
-static col_pairs unkept;
-
-static const col_pairs *ours_sorted(int scene, const col_boxes *boxes) {
-  const bool keep = scene != SCENE_MOVING;
-  if (keep)
-    for (size_t k = 0; k < kept_count; k++)
-      if (kept[k].scene == scene && kept[k].n == boxes->count) return &kept[k].pairs;
-  col_pairs *ours = keep && kept_count < KEPT_MAX ? &kept[kept_count].pairs : &unkept;
-  if (col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, COL_TOUCH_OVERLAPS, ours, NULL) != COL_OK) {
-    fprintf(stderr, "bench: our sweep and prune failed\n");
-    exit(1);
-  }
-  peer_sort(ours);
-  if (ours != &unkept) kept[kept_count].scene = scene, kept[kept_count++].n = boxes->count;
-  return ours;
-}
-
-/* How many of our pairs (sweep and prune, same boxes) the engine's sorted exact set lacks;
- * false when it holds a pair we do not (which the closed-rule re-test should make impossible). */
-static bool missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *exact,
-                           size_t *missed) {
-  const col_pairs *ours = ours_sorted(scene, boxes);
-  size_t k = 0;
-  *missed = 0;
-  for (size_t j = 0; j < ours->count; j++) {
-    const bool both = k < exact->count && exact->data[k].a == ours->data[j].a &&
-                      exact->data[k].b == ours->data[j].b;
-    k += both, *missed += !both;
-  }
-  return k == exact->count;
-}
-
-void bench_peer_exact_counters(gb_state *st, int scene, const col_boxes *boxes,
-                               const col_pairs *exact) {
-  size_t missed;
-  gb_counter(st, "pairs", (double)exact->count, GB_PLAIN);
-  if (missed_of_ours(scene, boxes, exact, &missed))
-    gb_counter(st, "missed_pairs", (double)missed, GB_PLAIN);
-  else
-    gb_skip(st, "the engine's re-tested pairs hold a pair our sweep and prune lacks");
-}
-
-bool bench_peer_rebuild(gb_state *st, const peer_structure *p, void *peer, const col_boxes *boxes,
-                        uint64_t *build, uint64_t *find) {
-  if (st != NULL) gb_pause(st);
-  p->ops->clear(peer);
-  if (st != NULL) gb_resume(st);
-  const uint64_t t0 = bench_tsc();
-  const bool ok = p->ops->build(peer, boxes);
-  const uint64_t t1 = bench_tsc();
-  if (ok) p->ops->find(peer);
-  const uint64_t t2 = bench_tsc();
-  *build += t1 - t0, *find += t2 - t1;
-  return ok;
-}
-
-void bench_peer_counters(gb_state *st, size_t n, size_t engine_pairs, uint64_t build, uint64_t find,
-                         bool from_scratch) {
-  const double iterations = (double)gb_iteration_count(st);
-  bench_finish(st, (int64_t)n, build + find);
-  gb_counter(st, "engine_pairs", (double)engine_pairs, GB_PLAIN);
-  gb_counter(st, "kcycles_per_run", (double)(build + find) / iterations / 1000.0, GB_PLAIN);
-  if (from_scratch) {
-    gb_counter(st, "build_kcycles", (double)build / iterations / 1000.0, GB_PLAIN);
-    gb_counter(st, "find_kcycles", (double)find / iterations / 1000.0, GB_PLAIN);
-  }
-}
 
 /* The engine's reported and re-tested lists, their memory kept from row to row (18.7 million
  * pairs at boxprune2d 100,000: grown by doubling and faulted in afresh, they took seconds a row

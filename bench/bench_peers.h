@@ -1,6 +1,6 @@
 /* What the peer-engine benchmark files share (bench_peers.c registers the rows on the built-in
- * scenes, bench_peer_files.c on scene files, bench_peer_probes.c asks each structure about the
- * touch rule). */
+ * scenes, bench_peer_files.c on scene files, bench_peer_rows.c holds what a row of either does,
+ * bench_peer_probes.c asks each structure about the touch rule). */
 #ifndef COLLIDE_BENCH_PEERS_H
 #define COLLIDE_BENCH_PEERS_H
 
@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A peer row's counters of the engine's sorted exact set (its reported pairs re-tested with the
- * closed rule): pairs, and missed_pairs, how many of our pairs (sweep and prune on the same
- * boxes; kept per scene and size, except the moving scene's) it lacks; the row is skipped when
- * it holds a pair we do not. A scene file's rows pass SCENE_COUNT + the file's index and its
- * frame 0. */
+/* (bench_peer_rows.c) A peer row's counters of the engine's sorted exact set (its reported pairs
+ * re-tested with the closed rule): pairs, and missed_pairs, how many of our pairs (sweep and prune
+ * on the same boxes; kept per scene and size, except the moving scene's) it lacks; the row is
+ * skipped when it holds a pair we do not. A scene file's rows pass SCENE_COUNT + the file's index
+ * and its frame 0. */
 void bench_peer_exact_counters(gb_state *st, int scene, const col_boxes *boxes,
                                const col_pairs *exact);
 
