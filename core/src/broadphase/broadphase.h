@@ -84,6 +84,16 @@ static inline col_aabb3 col__bp_box(const col_boxes *boxes, size_t i) {
   return r;
 }
 
+/* b with min and max swapped on each axis where min > max (the tree, its cache and the quadtree
+ * place boxes by it; inline: they call it for every box). */
+static inline col_aabb3 col__normalized(col_aabb3 b) {
+  col_aabb3 r = b;
+  if (b.min.x > b.max.x) r.min.x = b.max.x, r.max.x = b.min.x;
+  if (b.min.y > b.max.y) r.min.y = b.max.y, r.max.y = b.min.y;
+  if (b.min.z > b.max.z) r.min.z = b.max.z, r.max.z = b.min.z;
+  return r;
+}
+
 static inline bool col__bp_has_nan(const col_boxes *boxes, size_t i) {
   const col_aabb3 b = col__bp_box(boxes, i);
   return b.min.x != b.min.x || b.min.y != b.min.y || b.min.z != b.min.z || b.max.x != b.max.x ||

@@ -202,12 +202,12 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   if (st == COL_OK) st = reserve_above(q, q->above_len + nl);
   if (st != COL_OK) return st;
   float lanes[2][2][3][4]; /* [lo, hi][group][axis][child in the group] */
+  const col_aabb3 none = {{NAN, NAN, NAN}, {NAN, NAN, NAN}};
   for (unsigned k = 0; k < 8; k++) {
-    const bool has = k < children && count[k] > 0;
-    const col_aabb3 r = has ? bounds[k] : cell; /* (the others' bounds are not set) */
+    const col_aabb3 r = k < children && count[k] > 0 ? bounds[k] : none;
     float *lo = &lanes[0][k / 4][0][k % 4], *hi = &lanes[1][k / 4][0][k % 4];
-    lo[0] = has ? r.min.x : NAN, lo[4] = has ? r.min.y : NAN, lo[8] = has ? r.min.z : NAN;
-    hi[0] = has ? r.max.x : NAN, hi[4] = has ? r.max.y : NAN, hi[8] = has ? r.max.z : NAN;
+    lo[0] = r.min.x, lo[4] = r.min.y, lo[8] = r.min.z;
+    hi[0] = r.max.x, hi[4] = r.max.y, hi[8] = r.max.z;
   }
   kid_bounds kb;
   memcpy(kb.lo, lanes[0], sizeof kb.lo), memcpy(kb.hi, lanes[1], sizeof kb.hi);
@@ -258,14 +258,6 @@ static col_status visit(col__qt *q, uint32_t *items, size_t n, col_aabb3 cell, s
   return st;
 }
 
-/* col__normalized inline (min and max swapped on an axis where min > max): the setup's passes
- * call it for every box. */
-static inline col_aabb3 normalized(col_aabb3 b) {
-  const bool x = b.min.x > b.max.x, y = b.min.y > b.max.y, z = b.min.z > b.max.z;
-  return (col_aabb3){{x ? b.max.x : b.min.x, y ? b.max.y : b.min.y, z ? b.max.z : b.min.z},
-                     {x ? b.min.x : b.max.x, y ? b.min.y : b.max.y, z ? b.min.z : b.max.z}};
-}
-
 /* Which of `cells` slices of lo..hi holds c (the first or last for values outside, 0 for NaN). */
 static uint32_t slice_of(float c, float lo, float scale, uint32_t cells) {
   const float t = (c - lo) * scale;
@@ -300,7 +292,7 @@ col_status col__bp_quadtree(col__bp *bp) {
   for (size_t i = 0; i < n && st == COL_OK; i++) {
     if (col__bp_has_nan(boxes, i)) continue;
     items[m++] = (uint32_t)i;
-    const col_aabb3 b = normalized(col__bp_box(boxes, i));
+    const col_aabb3 b = col__normalized(col__bp_box(boxes, i));
     /* The root cell spans the finite coordinates; infinite boxes straddle it and stay. */
     root.min.x = b.min.x < root.min.x && isfinite(b.min.x) ? b.min.x : root.min.x;
     root.max.x = b.max.x > root.max.x && isfinite(b.max.x) ? b.max.x : root.max.x;
@@ -331,7 +323,7 @@ col_status col__bp_quadtree(col__bp *bp) {
     float scale[3];
     for (unsigned k = 0; k < 3; k++) scale[k] = hi[k] > lo[k] ? (float)cells / (hi[k] - lo[k]) : 0;
     for (size_t p = 0; p < m; p++) {
-      const col_aabb3 b = normalized(col__bp_box(boxes, items[p]));
+      const col_aabb3 b = col__normalized(col__bp_box(boxes, items[p]));
       const uint32_t x = slice_of(0.5f * b.min.x + 0.5f * b.max.x, lo[0], scale[0], cells);
       const uint32_t y = slice_of(0.5f * b.min.y + 0.5f * b.max.y, lo[1], scale[1], cells);
       if (three) {
@@ -343,7 +335,7 @@ col_status col__bp_quadtree(col__bp *bp) {
     }
     col__radix_sort32(pos, items, m, sort_scratch);
     for (size_t p = 0; p < m; p++) {
-      pbox[p] = col__bp_box(boxes, items[p]), pnorm[p] = normalized(pbox[p]);
+      pbox[p] = col__bp_box(boxes, items[p]), pnorm[p] = col__normalized(pbox[p]);
       pos[p] = (uint32_t)p;
     }
     q.norm = pnorm, q.box = pbox, q.id_of = items;

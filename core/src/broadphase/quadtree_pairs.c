@@ -264,13 +264,11 @@ col_status col__qt_node_pairs(col__qt *q, const uint32_t *s, size_t ns, const ui
   /* Dense while the call so far has found a pair in more than one test in sixteen. */
   const bool dense = q->bp->stats.pairs * 16 > q->bp->stats.tests, flat = q->dims == 2;
   const bool open = q->bp->touch == COL_TOUCH_SEPARATES;
-  if (flat)
-    return dense  ? open ? direct_rows(q, v, s, ns, a, nt, true, true, true)
-                         : direct_rows(q, v, s, ns, a, nt, false, true, true)
-            : open ? direct_rows(q, v, s, ns, a, nt, true, true, false)
-                  : direct_rows(q, v, s, ns, a, nt, false, true, false);
-  return dense  ? open ? direct_rows(q, v, s, ns, a, nt, true, false, true)
-                       : direct_rows(q, v, s, ns, a, nt, false, false, true)
-          : open ? direct_rows(q, v, s, ns, a, nt, true, false, false)
-                : direct_rows(q, v, s, ns, a, nt, false, false, false);
+  /* each combination its own loop: the rule, 2D or 3D, dense or sparse */
+#define ROWS(f, d)                                                                                 \
+  (open ? direct_rows(q, v, s, ns, a, nt, true, f, d)                                              \
+        : direct_rows(q, v, s, ns, a, nt, false, f, d))
+  if (flat) return dense ? ROWS(true, true) : ROWS(true, false);
+  return dense ? ROWS(false, true) : ROWS(false, false);
+#undef ROWS
 }

@@ -12,14 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-col_aabb3 col__normalized(col_aabb3 b) {
-  col_aabb3 r = b;
-  if (b.min.x > b.max.x) r.min.x = b.max.x, r.max.x = b.min.x;
-  if (b.min.y > b.max.y) r.min.y = b.max.y, r.max.y = b.min.y;
-  if (b.min.z > b.max.z) r.min.z = b.max.z, r.max.z = b.min.z;
-  return r;
-}
-
 /* fminf / fmaxf as compares (a NaN on either side ignored, as they do; which zero of -0 and +0
  * comes back may differ, which no box test sees): gcc 12 calls the library for fminf without
  * -ffinite-math-only, and the build made six such calls per box and level. */

@@ -19,7 +19,6 @@ typedef struct col__tree {
   int32_t *leaf_of; /* item -> leaf node, -1 when not in the tree */
 } col__tree;
 
-col_aabb3 col__normalized(col_aabb3 box);
 /* Builds from scratch over boxes[i] (normalized) for every usable[i]. */
 col_status col__tree_build(col__tree *t, const col_aabb3 *boxes, const bool *usable, size_t n);
 /* Moves item to `box` (normalized): nothing if its fat leaf still contains it, otherwise
