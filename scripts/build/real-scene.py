@@ -403,6 +403,8 @@ def main(argv):
         doc(rows, argv[1:])
     else:
         print(__doc__, file=sys.stderr)
+        print(f"real-scene: cannot read the command {' '.join(argv)!r}: use names, "
+              "convert NAME OUT or doc (see above)", file=sys.stderr)
         return 2
     return 0
 
