@@ -305,6 +305,12 @@ Test(broadphase, stats_cells_name_the_path) {
     if (info.algorithm != COL_BROADPHASE_SAP && info.two_d)
       cr_expect_eq(cells_of(info.algorithm, &b), 0, "%s reports cells", info.name);
   }
+  /* Two boxes from -FLT_MAX to 0 on y (4 apart, so the same lane of a 4- or 8-lane sum):
+   * finite, and the mean height (about 6.8e35) far under a third of the y range; their sizes'
+   * sum overflows a float, not the rule's mean. */
+  y0[0] = y0[4] = -FLT_MAX, y1[0] = y1[4] = 0.0f;
+  cr_expect_gt(cells_of(COL_BROADPHASE_SAP, &b), 1, "two boxes of height FLT_MAX: in cells");
+  y0[0] = 0.0f, y0[4] = 16.0f, y1[0] = 1.0f, y1[4] = 17.0f;
   const float saved_y1 = y1[500];
   y1[500] = INFINITY;
   cr_expect_eq(cells_of(COL_BROADPHASE_SAP, &b), 1, "a box unbounded on y: swept whole");

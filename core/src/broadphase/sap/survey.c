@@ -7,6 +7,20 @@
 
 #include <math.h>
 
+/* A chunk's sum of sizes in double, one box at a time: the lanes' float sums overflow to
+ * infinity when finite sizes near FLT_MAX add up (two boxes from -FLT_MAX to 0), which would
+ * make the mean size infinite and the grid a single cell, where the rule on the mean
+ * (collide/broadphase.h) asks for cells. Taken only when the float sum is not finite, by every
+ * build the same way, so the bits stay the same. */
+static double sizes_exactly(const float *lo, const float *hi, size_t n) {
+  double total = 0.0;
+  for (size_t r = 0; r < n; r++) {
+    const float d = hi[r] - lo[r];
+    total += d == d ? (double)d : 0.0;
+  }
+  return total;
+}
+
 /* One partitioned axis (y or z) of a chunk's survey (broadphase.h). */
 COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col__survey_part *s,
                                 int a) {
@@ -31,6 +45,7 @@ COL__BP_INLINE void survey_axis(const float *lo, const float *hi, size_t n, col_
     any_bad |= (l > h) | (l == -INFINITY) | (h == INFINITY), any_odd |= d != d;
     m0 = l < m0 ? l : m0, m1 = h > m1 ? h : m1, total += d == d ? d : 0.0f;
   }
+  if (!isfinite(total)) total = sizes_exactly(lo, hi, n);
   s->lo[a] = m0, s->hi[a] = m1, s->bad[a] = any_bad, s->size[a] = total;
   s->odd |= any_odd;
 }
@@ -78,6 +93,7 @@ COL__AVX2_BUILD static void survey_yz(const float *ly, const float *hy, const fl
       any_bad |= (l > h) | (l == -INFINITY) | (h == INFINITY), any_odd |= d != d;
       m0 = l < m0 ? l : m0, m1 = h > m1 ? h : m1, total += d == d ? d : 0.0f;
     }
+    if (!isfinite(total)) total = sizes_exactly(lo[a], hi[a], n);
     s->lo[a] = m0, s->hi[a] = m1, s->bad[a] = any_bad, s->size[a] = total;
   }
   s->odd |= any_odd;
