@@ -9,6 +9,7 @@
 #include "broadphase/oracle.h"
 #include "broadphase/starved.h"
 #include "broadphase/stats.h"
+#include "broadphase/stream.h"
 #include "fuzz_common.h"
 
 #include <math.h>
@@ -181,6 +182,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (col_broadphase_pairs(info.algorithm, &boxes, touch, &got, counted ? &stats : NULL) !=
           COL_OK)
         abort();
+      /* The streamed call (one input in four): the same list, batch by batch. */
+      if ((pick >> 50 & 3) == 0)
+        fb_stream_check(&info, &boxes, touch, &got, 64 + (size_t)(pick >> 40 & 127), run_on[k]);
       col_pairs_sort(&got);
       if (!same(&got, &want)) {
         char label[64];

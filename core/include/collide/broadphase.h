@@ -111,6 +111,29 @@ typedef struct col_broadphase_stats {
 col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
                                 col_pairs *out, col_broadphase_stats *stats);
 
+/* Receives pairs from col_broadphase_pairs_stream: pairs[0, count), 1 <= count <= the batch
+ * size, readable only during the call (the next batch reuses the memory). */
+typedef void col_pair_sink(void *context, const col_pair *pairs, size_t count);
+
+/* col_broadphase_pairs with the pairs handed to `sink` in batches instead of collected in a
+ * list: the batches, in the order the sink gets them, are exactly the list col_broadphase_pairs
+ * writes for the same boxes, touch rule, algorithm and backend (same pairs, same order). For
+ * outputs larger than the caches (millions of pairs): each batch is read by the sink while it is
+ * still in the cache, and the whole output is never written to memory.
+ * `buffer` holds the batch and the algorithm's working memory: keep it between calls (start it
+ * with col_pairs_init, release it with col_pairs_free) and the calls stop allocating; its
+ * capacity becomes `batch` pairs (more when one step of an algorithm, such as a box's run of
+ * hits, writes more at once: the sink still gets at most `batch` a call), its contents are
+ * undefined after the call (count 0).
+ * `batch`: pairs per sink call at most; 0 picks 4,096 (32 KB); a batch may be shorter than
+ * that when an algorithm needs more room than the batch has left. The sink must not call back
+ * into this call's buffer. Errors as col_broadphase_pairs (then the sink may have had part of
+ * the pairs), and COL_ERR_NULL for a NULL buffer or sink, COL_ERR_SIZE for a batch under 64. */
+col_status col_broadphase_pairs_stream(col_broadphase algorithm, const col_boxes *boxes,
+                                       col_touch touch, col_pairs *buffer, size_t batch,
+                                       col_pair_sink *sink, void *context,
+                                       col_broadphase_stats *stats);
+
 /* Bipartite sweep and prune: every pair (a, b) with box a of set `first` overlapping box b of
  * set `second` (a indexes first, b indexes second; the two sets are independent, so a < b does
  * not apply), exactly the pairs an all-against-all test finds. Both sets must have the same

@@ -83,7 +83,7 @@ col_status col_broadphase_bipartite(const col_boxes *first, const col_boxes *sec
   if (st == COL_OK) st = col__bp_check(second, touch);
   if (st != COL_OK) return st;
   if (first->dims != second->dims) return COL_ERR_SIZE;
-  col__bp bp = {first, touch, NULL, out, {0, 0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL};
+  col__bp bp = {first, touch, NULL, out, {0, 0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL, NULL};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

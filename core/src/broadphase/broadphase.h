@@ -28,7 +28,16 @@ typedef struct col__bp {
   /* A part of a large parallel call, which surveyed and counted every box once before its
    * tasks (tasks/parts.c): the count to deal from (read only), instead of its own. */
   const struct col__sap_counted *counted;
+  /* Non-NULL: col_broadphase_pairs_stream; the list is a batch handed to the sink whenever an
+   * algorithm needs more room than the batch has left (col__bp_reserve, col__bp_push). */
+  const struct col__bp_stream *stream;
 } col__bp;
+/* A streaming call's sink and the batch size it was given (pairs). */
+typedef struct col__bp_stream {
+  col_pair_sink *sink;
+  void *context;
+  size_t batch;
+} col__bp_stream;
 /* The sorted order of a part's boxes (those whose cells may reach cells [lo, hi), every box
  * when `all`), made from the boxes' span words (sap/count.c) after the count: its length, the
  * order in *order. */

@@ -116,9 +116,23 @@ static col_status grow(col_pairs *out, size_t needed) {
   return COL_OK;
 }
 
+/* A streaming call's pairs so far handed to its sink, `batch` at most a call, in order. */
+static void stream_flush(col__bp *bp) {
+  const col__bp_stream *s = bp->stream;
+  col_pairs *out = bp->out;
+  for (size_t at = 0; at < out->count; at += s->batch)
+    s->sink(s->context, out->data + at, out->count - at < s->batch ? out->count - at : s->batch);
+  out->count = 0;
+}
+
 col_status col__bp_reserve(col__bp *bp, size_t extra) {
   col_pairs *out = bp->out;
   if (out->capacity - out->count >= extra) return COL_OK;
+  if (bp->stream != NULL) {
+    /* The batch goes to the sink; the list grows only for a step larger than the batch. */
+    stream_flush(bp);
+    return out->capacity >= extra ? COL_OK : grow(out, extra);
+  }
   return bp->writer != NULL ? col__bp_next_block(bp, extra) : grow(out, out->count + extra);
 }
 
@@ -186,6 +200,7 @@ static col_status append(col_pairs *out, uint32_t a, uint32_t b) {
 }
 
 col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b) {
+  if (bp->stream != NULL && bp->out->count == bp->out->capacity) stream_flush(bp);
   const col_status st = append(bp->out, a, b);
   if (st == COL_OK) bp->stats.pairs++;
   return st;
@@ -286,6 +301,20 @@ static col_status run_user(size_t u, col__bp *bp) {
   return status;
 }
 
+/* Algorithm k on validated input; the list emptied on error, the stats written on success. */
+static col_status run_algorithm(size_t k, col__bp *bp, col_broadphase_stats *stats) {
+  col_status st = col__backend_active(&bp->backend);
+  if (st != COL_OK) return st;
+  bp->out->count = 0;
+  if (bp->boxes->count > 1) st = k < BUILTIN ? builtin[k].run(bp) : run_user(k - BUILTIN, bp);
+  if (st != COL_OK) {
+    bp->out->count = 0;
+    return st;
+  }
+  if (stats != NULL) *stats = bp->stats;
+  return COL_OK;
+}
+
 col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
                                 col_pairs *out, col_broadphase_stats *stats) {
   if (out == NULL) return COL_ERR_NULL;
@@ -296,15 +325,40 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
   const col_broadphase_info *info = info_of(k);
   if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
     return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL};
-  col_status st = col__backend_active(&bp.backend);
-  if (st != COL_OK) return st;
-  out->count = 0;
-  if (boxes->count > 1) st = k < BUILTIN ? builtin[k].run(&bp) : run_user(k - BUILTIN, &bp);
-  if (st != COL_OK) {
-    out->count = 0;
-    return st;
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL, NULL};
+  return run_algorithm(k, &bp, stats);
+}
+
+/* The default batch: 32 KB of pairs, which the first- or second-level cache holds. */
+enum { STREAM_BATCH = 4096, STREAM_BATCH_MIN = 64 };
+
+col_status col_broadphase_pairs_stream(col_broadphase algorithm, const col_boxes *boxes,
+                                       col_touch touch, col_pairs *buffer, size_t batch,
+                                       col_pair_sink *sink, void *context,
+                                       col_broadphase_stats *stats) {
+  if (buffer == NULL || sink == NULL) return COL_ERR_NULL;
+  const col_status checked = col__bp_check(boxes, touch);
+  if (checked != COL_OK) return checked;
+  const size_t k = (unsigned)algorithm;
+  if (k >= algorithms()) return COL_ERR_ARGUMENT;
+  const col_broadphase_info *info = info_of(k);
+  if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
+    return COL_ERR_SIZE;
+  if (batch == 0) batch = STREAM_BATCH;
+  if (batch < STREAM_BATCH_MIN) return COL_ERR_SIZE;
+  buffer->count = 0;
+  /* The batch is the list's capacity: a list kept from a larger call is cut down to it, so that
+   * the pairs stay in the cache between the algorithm's stores and the sink's reads. */
+  if (buffer->capacity != batch) {
+    col_pair *data = realloc(buffer->data, batch * sizeof(col_pair));
+    if (data == NULL) return COL_ERR_MEMORY;
+    buffer->data = data, buffer->capacity = batch;
   }
-  if (stats != NULL) *stats = bp.stats;
-  return COL_OK;
+  const col__bp_stream stream = {sink, context, batch};
+  col__bp bp = {boxes, touch, NULL, buffer, {0, 0, 0, 0}, NULL,   false,
+                NULL,  0,     0,    NULL,   NULL,         &stream};
+  const col_status st = run_algorithm(k, &bp, stats);
+  if (st == COL_OK) stream_flush(&bp);
+  buffer->count = 0;
+  return st;
 }

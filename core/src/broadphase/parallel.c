@@ -24,7 +24,8 @@ static col_status run_parallel(const col_boxes *boxes, col_touch touch,
   }
   /* One worker: the sequential call itself, at its cost. */
   if (ts.workers <= 1) return col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, touch, out, stats);
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, par, any_order, NULL, 0, 0, NULL, NULL};
+  col__bp bp = {boxes, touch, NULL, out,  {0, 0, 0, 0}, par, any_order,
+                NULL,  0,     0,    NULL, NULL,         NULL};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

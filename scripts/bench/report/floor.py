@@ -16,6 +16,16 @@ def ours_sap(table, scene, n):
     return min(rows, key=lambda r: r[0], default=(None, None, None))
 
 
+def ours_streamed(table, scene, n):
+    """(K-cycles, "sap-stream/<backend>") of our fastest streamed sweep and prune
+    (col_broadphase_pairs_stream: the pairs handed over in cached batches, never written as a
+    list) on the scene at N, or (None, None)."""
+    rows = [(b["kcycles_per_run"], f"sap-stream/{backend}")
+            for backend, by_n in table.get(("broadphase", "sap-stream", scene), {}).items()
+            for m, b in by_n.items() if m == n and b.get("kcycles_per_run")]
+    return min(rows, key=lambda r: r[0], default=(None, None))
+
+
 def floor_row(table, scene, n, stores):
     """The floor row of the scene at N with these stores ("nt" or "plain"), or None."""
     return table.get(("broadphase", f"floor-{stores}", scene), {}).get("", {}).get(n)
@@ -59,12 +69,22 @@ def _published_cell(ours, pairs, n):
     return cell
 
 
+def _streamed_cell(table, scene, n, nt):
+    kcycles, label = ours_streamed(table, scene, n)
+    if kcycles is None:
+        return "–"
+    cell = f"{kcycles:,.0f} K ({label})"
+    if nt and nt.get("kcycles_per_run"):
+        cell += f", {kcycles / nt['kcycles_per_run']:.2f}x"
+    return cell
+
+
 def floor_section(table):
     """For each box-pruning scene and size: ours, the two floors, ours = k x the floor, and
     (3D) the published figure on another CPU."""
     sizes = {scene: sorted({n for key, rows in table.items()
                             if key[0] == "broadphase" and key[2] == scene
-                            and key[1] in ("sap", "floor-nt", "floor-plain")
+                            and key[1] in ("sap", "sap-stream", "floor-nt", "floor-plain")
                             for by_n in rows.values() for n in by_n}) for scene in SCENES}
     if not any(sizes.values()):
         return []
@@ -75,11 +95,16 @@ def floor_section(table):
              "and prune; \"ours = k x the floor\" is its K-cycles over the floor's, so 1x would "
              "be a broadphase that costs no more than its output. Where the pairs fit in the "
              "caches (10,000 boxes; 100,000 in 3D, 9 MB of pairs, where the last-level cache "
-             "holds them) plain stores can beat non-temporal ones, which go to memory. Published: on another CPU, never a target.",
+             "holds them) plain stores can beat non-temporal ones, which go to memory. "
+             "Streamed: the same sweep with its pairs handed to a sink in batches of 4,096 that "
+             "stay in the cache (`col_broadphase_pairs_stream`), never written as a list: for "
+             "outputs larger than the caches; the goals read the list. Published: on another "
+             "CPU, never a target.",
              "",
              "| scene | boxes | pairs | ours | floor, non-temporal | floor, plain | "
-             "ours = k x the floor (non-temporal) | k x plain | published, on another CPU (i7-6850K) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "ours = k x the floor (non-temporal) | k x plain | ours streamed (k x the floor, non-temporal) | "
+             "published, on another CPU (i7-6850K) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     labels = set()
     for scene in SCENES:
         for n in sizes[scene]:
@@ -95,6 +120,7 @@ def floor_section(table):
                      f"{plain['kcycles_per_run']:,.0f} K" if plain else "–",
                      f"{k_nt:.2f}x" if k_nt is not None else "–",
                      f"{k_plain:.2f}x" if k_plain is not None else "–",
+                     _streamed_cell(table, scene, n, nt),
                      _published_cell(ours, pairs, n) if scene == "boxprune3d" else "–"]
             lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"Published: {PUBLISHED_BOXPRUNE_SOURCE}; the same scene (its generator, "

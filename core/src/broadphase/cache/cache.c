@@ -127,8 +127,8 @@ static col_status update(col_broadphase_cache *cache, const col_boxes *boxes, co
   if (st != COL_OK) return st;
   for (size_t q = 0; q < listed; q++)
     if (list[q] >= boxes->count) return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, cache->parallel,
-                false, NULL,  0,    0,   NULL,         NULL};
+  col__bp bp = {boxes, touch, NULL, out,  {0, 0, 0, 0}, cache->parallel, false, NULL,
+                0,     0,     NULL, NULL, NULL};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;

@@ -33,8 +33,10 @@ static col_status sweep_cell(col__bp *bp, const col__sap_cell *cell, uint32_t *i
     size_t r = 0, j = 0;
     /* Room for a good part of the cell at once: each shortfall is one more call. Writing into
      * a block of the caller's list (the any-order join), what room the block has left: a
-     * block left early is a gap that the join fills by moving pairs. */
-    const size_t want = bp->writer != NULL ? 2 * COL__SAP_ROOM : COL__SAP_ROOM + cell->count;
+     * block left early is a gap that the join fills by moving pairs. Streaming, what the batch
+     * has left: a batch handed over early is only a shorter batch. */
+    const size_t want =
+        bp->writer != NULL || bp->stream != NULL ? 2 * COL__SAP_ROOM : COL__SAP_ROOM + cell->count;
     while (r + 1 < cell->count) {
       const col_status st = col__bp_reserve(bp, want);
       if (st != COL_OK) return st;

@@ -52,6 +52,7 @@ void col__par_task_begin(const col__par_join *pj, col__bp_task *task, col__par_o
                   0,
                   0,
                   NULL,
+                  NULL,
                   NULL};
 }
 
