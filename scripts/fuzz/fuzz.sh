@@ -118,9 +118,13 @@ trap interrupted INT TERM
 common=(-max_len=8192 -timeout=20 -rss_limit_mb=4096 -dict=fuzz/collide.dict -print_final_stats=1)
 
 # "cov ft corp exec/s execs" from the last status line of a libFuzzer log (both the plain
-# and the -fork formats); empty before the first one.
+# and the -fork formats); empty before the first one. A -fork parent's own lines ("#N: cov:")
+# when it has any: after a job crashes, the parent copies that job's log (its own few
+# executions, in the plain format) to the end of its own.
 status_of() {
-  grep -E '^#[0-9]+.*cov: [0-9]+' "$1" 2>/dev/null | tail -n 1 | sed -nE \
+  local lines='^#[0-9]+: cov: [0-9]+'
+  grep -qE "$lines" "$1" 2>/dev/null || lines='^#[0-9]+.*cov: [0-9]+'
+  grep -E "$lines" "$1" 2>/dev/null | tail -n 1 | sed -nE \
     's/^#([0-9]+)[^0-9].*cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+).*exec\/s:? ([0-9]+).*/\2 \3 \4 \5 \1/p' \
     || true
 }
