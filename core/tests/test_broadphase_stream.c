@@ -98,12 +98,9 @@ Test(broadphase_stream, dense_sets_fill_many_batches) {
         const float lo = (float)rand_below(&rng, 4096) - 2048.0f;
         s.v[k][i] = lo, s.v[3 + k][i] = lo + (float)rand_below(&rng, dims == 2 ? 300 : 900);
       }
-    for (size_t b = 0; b < 3; b++)
-      expect_stream_equals_list(&s, COL_TOUCH_OVERLAPS,
-                                b == 0   ? 0
-                                : b == 1 ? 64
-                                         : 5000,
-                                &buffer, "dense");
+    const size_t batches[] = {0, 64, 5000};
+    for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++)
+      expect_stream_equals_list(&s, COL_TOUCH_OVERLAPS, batches[b], &buffer, "dense");
     set_free(&s);
   }
   col_pairs_free(&buffer);

@@ -7,7 +7,7 @@
 
 typedef struct joined {
   const col_pairs *list;
-  size_t at, batch, longest;
+  size_t at, longest;
   bool differs;
 } joined;
 
@@ -24,7 +24,7 @@ static void compare_batch(void *context, const col_pair *pairs, size_t count) {
 void fb_stream_check(const col_broadphase_info *info, const col_boxes *boxes, col_touch touch,
                      const col_pairs *list, size_t batch, const char *backend) {
   static col_pairs buffer; /* kept between inputs, as a caller keeps it between frames */
-  joined j = {list, 0, batch, 0, false};
+  joined j = {list, 0, 0, false};
   const col_status st = col_broadphase_pairs_stream(info->algorithm, boxes, touch, &buffer, batch,
                                                     compare_batch, &j, NULL);
   if (st == COL_OK && !j.differs && j.at == list->count && j.longest <= batch) return;

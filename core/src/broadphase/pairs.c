@@ -200,7 +200,7 @@ static col_status append(col_pairs *out, uint32_t a, uint32_t b) {
 }
 
 col_status col__bp_push_ordered(col__bp *bp, uint32_t a, uint32_t b) {
-  if (bp->stream != NULL && bp->out->count == bp->out->capacity) stream_flush(bp);
+  if (bp->out->count == bp->out->capacity && bp->stream != NULL) stream_flush(bp);
   const col_status st = append(bp->out, a, b);
   if (st == COL_OK) bp->stats.pairs++;
   return st;
@@ -315,16 +315,26 @@ static col_status run_algorithm(size_t k, col__bp *bp, col_broadphase_stats *sta
   return COL_OK;
 }
 
+/* The checks both entry points share: the boxes, the rule, and an algorithm that takes the
+ * boxes' dims; its row in *k. */
+static col_status check_call(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
+                             size_t *k) {
+  const col_status checked = col__bp_check(boxes, touch);
+  if (checked != COL_OK) return checked;
+  *k = (unsigned)algorithm;
+  if (*k >= algorithms()) return COL_ERR_ARGUMENT;
+  const col_broadphase_info *info = info_of(*k);
+  if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
+    return COL_ERR_SIZE;
+  return COL_OK;
+}
+
 col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
                                 col_pairs *out, col_broadphase_stats *stats) {
   if (out == NULL) return COL_ERR_NULL;
-  const col_status checked = col__bp_check(boxes, touch);
+  size_t k;
+  const col_status checked = check_call(algorithm, boxes, touch, &k);
   if (checked != COL_OK) return checked;
-  const size_t k = (unsigned)algorithm;
-  if (k >= algorithms()) return COL_ERR_ARGUMENT;
-  const col_broadphase_info *info = info_of(k);
-  if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
-    return COL_ERR_SIZE;
   col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL, NULL};
   return run_algorithm(k, &bp, stats);
 }
@@ -337,13 +347,9 @@ col_status col_broadphase_pairs_stream(col_broadphase algorithm, const col_boxes
                                        col_pair_sink *sink, void *context,
                                        col_broadphase_stats *stats) {
   if (buffer == NULL || sink == NULL) return COL_ERR_NULL;
-  const col_status checked = col__bp_check(boxes, touch);
+  size_t k;
+  const col_status checked = check_call(algorithm, boxes, touch, &k);
   if (checked != COL_OK) return checked;
-  const size_t k = (unsigned)algorithm;
-  if (k >= algorithms()) return COL_ERR_ARGUMENT;
-  const col_broadphase_info *info = info_of(k);
-  if ((boxes->dims == 2 && !info->two_d) || (boxes->dims == 3 && !info->three_d))
-    return COL_ERR_SIZE;
   if (batch == 0) batch = STREAM_BATCH;
   if (batch < STREAM_BATCH_MIN) return COL_ERR_SIZE;
   buffer->count = 0;

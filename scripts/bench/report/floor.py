@@ -7,23 +7,18 @@ from .data import FLOOR_TARGETS, PUBLISHED_BOXPRUNE, PUBLISHED_BOXPRUNE_SOURCE
 SCENES = ("boxprune2d", "boxprune3d")
 
 
-def ours_sap(table, scene, n):
-    """(K-cycles, "sap/<backend>", bench) of our fastest sweep and prune from scratch on the
-    scene at N, or (None, None, None)."""
-    rows = [(b["kcycles_per_run"], f"sap/{backend}", b)
-            for backend, by_n in table.get(("broadphase", "sap", scene), {}).items()
+def fastest(table, variant, scene, n):
+    """(K-cycles, "<variant>/<backend>", bench) of the fastest backend of a broadphase variant
+    on the scene at N, or (None, None, None)."""
+    rows = [(b["kcycles_per_run"], f"{variant}/{backend}", b)
+            for backend, by_n in table.get(("broadphase", variant, scene), {}).items()
             for m, b in by_n.items() if m == n and b.get("kcycles_per_run")]
     return min(rows, key=lambda r: r[0], default=(None, None, None))
 
 
-def ours_streamed(table, scene, n):
-    """(K-cycles, "sap-stream/<backend>") of our fastest streamed sweep and prune
-    (col_broadphase_pairs_stream: the pairs handed over in cached batches, never written as a
-    list) on the scene at N, or (None, None)."""
-    rows = [(b["kcycles_per_run"], f"sap-stream/{backend}")
-            for backend, by_n in table.get(("broadphase", "sap-stream", scene), {}).items()
-            for m, b in by_n.items() if m == n and b.get("kcycles_per_run")]
-    return min(rows, key=lambda r: r[0], default=(None, None))
+def ours_sap(table, scene, n):
+    """Our fastest sweep and prune from scratch on the scene at N (fastest's triple)."""
+    return fastest(table, "sap", scene, n)
 
 
 def floor_row(table, scene, n, stores):
@@ -70,7 +65,9 @@ def _published_cell(ours, pairs, n):
 
 
 def _streamed_cell(table, scene, n, nt):
-    kcycles, label = ours_streamed(table, scene, n)
+    """Our fastest streamed sweep and prune (col_broadphase_pairs_stream: the pairs handed over
+    in cached batches, never written as a list) and its ratio to the non-temporal floor."""
+    kcycles, label, _ = fastest(table, "sap-stream", scene, n)
     if kcycles is None:
         return "–"
     cell = f"{kcycles:,.0f} K ({label})"
