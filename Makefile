@@ -4,6 +4,8 @@
 # `make help` lists the targets and every variable a user can set, with their defaults (its
 # text is near the end of this file: keep it true when a target or variable changes).
 
+include mk/vars.mk
+
 ifeq ($(origin CC),default)
 CC := gcc
 endif
@@ -31,16 +33,26 @@ REQUIRED_FLAGS := -std=c11 -pthread -ffp-contract=off -fno-fast-math $(PIC_FLAGS
 # double (FLT_EVAL_METHOD 1, glibc's float_t there), so the scalar reference rounded once per
 # expression there while the vector lanes round per operation. -fexcess-precision=fast turns
 # that off (gcc only; clang has no excess precision on these targets and refuses the flag).
-# core/src/backend.h asserts FLT_EVAL_METHOD == 0.
+# core/src/backend.h asserts FLT_EVAL_METHOD == 0. The compiler is asked with the build's own
+# flags (i686's -msse2 -mfpmath=sse make the method 0). x87 maths (i386's default,
+# -mfpmath=387) keeps 80-bit intermediates whatever the flags: refused here, naming the fix
+# (docs/determinism.md). make clean and make help still run.
 # WebAssembly (CC="clang-14 --target=wasm32-wasi", AR=llvm-ar-14): Debian's wasi-libc has no
 # threads (-pthread would need a threaded libc and shared memory: the pool then runs on the
 # calling thread alone), no position-independent code and no shared library.
-ifneq ($(filter wasm32-%,$(shell $(CC) -dumpmachine)),)
+MACHINE := $(shell $(CC) -dumpmachine)
+ifneq ($(filter wasm32-%,$(MACHINE)),)
 WASM := 1
 REQUIRED_FLAGS := $(filter-out -pthread $(PIC_FLAGS),$(REQUIRED_FLAGS))
 endif
-ifneq ($(shell echo __FLT_EVAL_METHOD__ | $(CC) -std=c11 -E -P -x c - 2>/dev/null),0)
+flt_eval = $(shell echo __FLT_EVAL_METHOD__ | $(CC) $(CFLAGS) $(CHOICE_CFLAGS) -std=c11 $(1) -E -P -x c - 2>/dev/null)
+FLT_EVAL := $(call flt_eval)
+ifneq ($(filter-out 0,$(FLT_EVAL)),)
+ifeq ($(call flt_eval,-fexcess-precision=fast),0)
 REQUIRED_FLAGS += -fexcess-precision=fast
+else ifneq ($(filter-out clean distclean help,$(or $(MAKECMDGOALS),all)),)
+$(error $(CC) evaluates float arithmetic wider than float with these flags (FLT_EVAL_METHOD $(FLT_EVAL), CFLAGS=$(strip $(CFLAGS) $(CHOICE_CFLAGS))): $(if $(filter i386-% i486-% i586-% i686-% x86_64-%,$(MACHINE)),x87 maths keeps 80-bit intermediates and rounds them to float only when stored,and no flag makes every float operation round to float) -- collide's bit-exact contract needs each operation rounded to float (docs/determinism.md, "x87"). $(if $(filter i386-% i486-% i586-% i686-% x86_64-%,$(MACHINE)),Build with SSE2 maths: add -msse2 -mfpmath=sse to CFLAGS (make CC=$(CC) CFLAGS='-O2 -msse2 -mfpmath=sse'; SSE2: every x86 since the Pentium 4; make cross-test ARCH=i386 does),Choose flags that make __FLT_EVAL_METHOD__ 0))
+endif
 endif
 # The scalar backend must stay scalar: gcc 12 vectorizes at -O2 (DESIGN.md 3). Only scalar.c
 # gets it; the front ends and broadphases around the kernels may vectorize.
@@ -71,30 +83,49 @@ endif
 # -ffast-math, -Ofast, -march=native take effect); in BUILD_ID (O/.flags), so changing them
 # rebuilds. CHOICE_LABEL names the build for whoever records it.
 CHOICE_CFLAGS ?=
-REFERENCE_FOLDERS := build/release build/test build/asan build/tsan build/fuzz
-ifneq ($(strip $(CHOICE_CFLAGS)),)
+# SIMDE_NATIVE=1: a variant whose emulated twins (<isa>-emu) are built without SIMDE_NO_NATIVE,
+# so that SIMDe maps them to the target's own vectors (SSE2 on x86, NEON on ARM, VSX on POWER,
+# WebAssembly SIMD with -msimd128): the portable C a port without a hand-written backend would
+# get, priced in time (scripts/bench/compare.py --build 'SIMDE_NATIVE=1') and in answers (make
+# fuzz-choice CHOICE='SIMDE_NATIVE=1', make cross-test ARCH=... SIMDE_NATIVE=1). Not the
+# reference: SIMDe's native forms are not all exact (docs/determinism.md).
+SIMDE_NATIVE ?=
+VARIANT := $(strip $(CHOICE_CFLAGS) $(if $(filter-out 0,$(SIMDE_NATIVE)),SIMDE_NATIVE=1))
+REFERENCE_FOLDERS := build/release build/test build/asan build/tsan build/fuzz build/coverage
+# (make cross-test, help and clean build nothing in O: cross-test gives the variant its own folder.)
+ifneq ($(VARIANT),)
+ifneq ($(filter-out cross-test help clean distclean,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(filter $(abspath $(REFERENCE_FOLDERS)),$(abspath $(O))),)
-$(error CHOICE_CFLAGS is for a compared variant's own build folder, not $(O): the reference builds (and the figures committed from them) stay strict; use another O, e.g. O=build/mine)
+$(error $(if $(strip $(CHOICE_CFLAGS)),CHOICE_CFLAGS,SIMDE_NATIVE) is for a compared variant's own build folder, not $(O): the reference builds (and the figures committed from them) stay strict; use another O, e.g. O=build/mine)
 endif
 endif
-CHOICE_LABEL := $(if $(strip $(CHOICE_CFLAGS)),not the reference: $(strip $(CHOICE_CFLAGS)),reference)
+endif
+CHOICE_LABEL := $(if $(VARIANT),not the reference: $(VARIANT),reference)
 
 # Fuzzing builds (clang only): the library and targets carry libFuzzer's coverage hooks.
 FUZZ_CC ?= $(CLANG)
 FUZZ_SANITIZERS ?= address,undefined,float-divide-by-zero
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,$(FUZZ_SANITIZERS) \
   -fno-sanitize-recover=all
+# Coverage builds (make fuzz-coverage, build/coverage; mk/fuzz-coverage.mk): the same targets
+# with clang's source-based coverage (their runs write profiles, llvm-cov maps them to lines
+# and branches) and libFuzzer's hooks, so that they can fuzz on; no sanitizer (none changes a
+# path the library takes, and each slows every input).
+COVERAGE_FLAGS := -O1 -g -fno-omit-frame-pointer -fprofile-instr-generate -fcoverage-mapping \
+  -fsanitize=fuzzer-no-link
 
 # The library's integer compares are loop bounds and sizes: tracing them for libFuzzer's
 # compare feedback costs the broadphase and simulation targets half their speed and finds
 # nothing the targets' own traced compares do not (the kernels decide on float compares,
 # which are not traced). Fuzz targets keep it.
-LIB_FUZZ_FLAGS := $(if $(filter fuzz,$(SANITIZE)),-fno-sanitize-coverage=trace-cmp)
+LIB_FUZZ_FLAGS := $(if $(filter fuzz coverage,$(SANITIZE)),-fno-sanitize-coverage=trace-cmp)
 
 # The kept structures' own checks after every change (core/src/validate.h): on in the unit
 # tests' build (build/test), the sanitizer and fuzzing builds; off in the release library and
-# the installed copy, whose object code they leave unchanged. VALIDATE=1 or 0 overrides.
-VALIDATE ?= $(if $(SANITIZE)$(filter build/test,$(O)),1,0)
+# the installed copy, whose object code they leave unchanged, and in the coverage build, which
+# measures that code (the checks are judges, as the exact oracles are: docs/fuzzing.md).
+# VALIDATE=1 or 0 overrides.
+VALIDATE ?= $(if $(filter-out coverage,$(SANITIZE))$(filter build/test,$(O)),1,0)
 VALIDATE_FLAGS = $(if $(filter 1,$(VALIDATE)),-DCOL_VALIDATE)
 
 ifeq ($(SANITIZE),1)
@@ -108,6 +139,9 @@ LDFLAGS_EXTRA = -fsanitize=thread
 else ifeq ($(SANITIZE),fuzz)
 ALL_CFLAGS = $(CFLAGS) $(FUZZ_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) -Ifuzz $(CHOICE_CFLAGS)
 LDFLAGS_EXTRA = -fsanitize=fuzzer,$(FUZZ_SANITIZERS)
+else ifeq ($(SANITIZE),coverage)
+ALL_CFLAGS = $(CFLAGS) $(COVERAGE_FLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) -Ifuzz $(CHOICE_CFLAGS)
+LDFLAGS_EXTRA = -fsanitize=fuzzer -fprofile-instr-generate
 else
 ALL_CFLAGS = $(CFLAGS) $(REQUIRED_FLAGS) $(VALIDATE_FLAGS) $(CHOICE_CFLAGS)
 LDFLAGS_EXTRA =
@@ -120,7 +154,10 @@ endif
 CXXFLAGS ?= -O2 -g -Wall -Wextra -Werror
 BENCH ?= default
 
-DEPS_STAMP := build/.deps-installed
+# The native packages (scripts/build/install-deps.sh), installed before the first build; not for
+# a cross compiler ($(CC) -dumpmachine names another architecture than uname -m): make
+# cross-test installs what a target needs (install-deps.sh cross-ARCH).
+DEPS_STAMP := $(if $(filter $(shell uname -m)-%,$(MACHINE)),build/.deps-installed)
 LIB := $(O)/libcollide.a
 # The release's version; the shared library's soname carries its first number.
 VERSION := 0.1.0
@@ -138,7 +175,6 @@ CORE_OBJ := $(CORE_SRC:%.c=$(O)/obj/%.o)
 # -DCOL_ISA=<its name>. The files, their flags and the lists the registry, CPU tests and unit
 # tests include (ISA_LIST_H) come from the collide-isa line at the top of each
 # (scripts/build/isa-list.sh): adding a backend is adding its file.
-MACHINE := $(shell $(CC) -dumpmachine)
 ISA_LIST_H := $(O)/gen/isa_list.h
 NATIVE_ISA_SRC := $(shell bash scripts/build/isa-list.sh native $(MACHINE))
 ISA_SRC := $(shell bash scripts/build/isa-list.sh emulated)
@@ -147,7 +183,7 @@ $(foreach f,$(sort $(NATIVE_ISA_SRC) $(ISA_SRC)),\
 # -Wno-psabi: without -mavx, clang warns that 256/512-bit vector arguments change the ABI. The
 # vectors only pass between static functions of one file; the backend table's kernels take
 # pointers and scalars, so no ABI crosses a file boundary.
-EMU_FLAGS := -DSIMDE_NO_NATIVE -DCOL_EMULATED -Wno-psabi
+EMU_FLAGS := $(if $(filter SIMDE_NATIVE=1,$(VARIANT)),,-DSIMDE_NO_NATIVE) -DCOL_EMULATED -Wno-psabi
 # clang for wasm32 cannot honour SIMDe's vectorize pragmas in the NEON twin (-Wpass-failed).
 EMU_FLAGS += $(if $(WASM),-Wno-pass-failed)
 CORE_OBJ += $(NATIVE_ISA_SRC:%.c=$(O)/obj/%.o) $(ISA_SRC:%.c=$(O)/obj/%-emu.o)
@@ -179,7 +215,7 @@ HARNESS_OBJ := $(O)/obj/harness/sweep_exact.o $(O)/obj/harness/slab_exact.o
 HARNESS_LIBS := -lgmp
 $(HARNESS_OBJ): $(O)/obj/harness/%.o: harness/%.c $(O)/.flags | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) $(if $(filter fuzz,$(SANITIZE)),-fno-sanitize=fuzzer-no-link) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) $(if $(filter fuzz coverage,$(SANITIZE)),-fno-sanitize=fuzzer-no-link) -MMD -MP -c $< -o $@
 
 # The generated caller, rewritten only when the list changes (then every kernel object is
 # rebuilt: its place in the list names its registration function); the user flags likewise.
@@ -269,7 +305,7 @@ $(O)/obj/core/tests/%.o: core/tests/%.c $(O)/.flags | $(DEPS_STAMP) $(ISA_LIST_H
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 
-$(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags
+$(O)/obj/fuzz/%.o: fuzz/%.c $(O)/.flags | $(ISA_LIST_H)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HARNESS_INC) -Wno-missing-prototypes -MMD -MP -c $< -o $@
 
@@ -292,7 +328,7 @@ $(TESTBIN): $(TEST_OBJ) $(HARNESS_OBJ) $(USER_OBJ) $(LIB)
 
 # Rebuild when the compiler, the flags or the set of installed peer engines change (the build
 # folder records them: a first build made before install-deps ran is redone once they exist).
-BUILD_ID = $(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(SCALAR_FLAGS) $(PEER_DEFS)$(if $(LDFLAGS), $(LDFLAGS))
+BUILD_ID = $(CC) $(ALL_CFLAGS) $(LIB_FUZZ_FLAGS) $(SCALAR_FLAGS) $(EMU_FLAGS) $(PEER_DEFS)$(if $(LDFLAGS), $(LDFLAGS))
 $(O)/.flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
@@ -310,8 +346,11 @@ include mk/cross.mk
 include mk/bench.mk
 
 include mk/fuzz.mk
+include mk/fuzz-coverage.mk
 
 include mk/digest.mk
+
+include mk/kernel-peers.mk
 
 include mk/scene.mk
 
@@ -322,7 +361,7 @@ format:
 	clang-format -i core/include/*.h core/include/collide/*.h core/src/*.c core/src/*.h core/src/*/*.c core/src/*/*.h \
 	  core/src/broadphase/*/*.c core/src/broadphase/*/*.h \
 	  core/tests/*.c core/tests/*.h fuzz/*.c fuzz/*.h fuzz/*/*.c fuzz/*/*.h bench/*.c bench/*.h bench/*.cc bench/check/*.c \
-	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc harness/*.h examples/user-kernels/*.c \
+	  bench/peers/*.c bench/peers/*.h bench/peers/*.cc bench/kernel-peers/*.c bench/kernel-peers/*.h bench/kernel-peers/*.cc harness/*.h harness/circle_exact.c examples/user-kernels/*.c \
 	  tools/soak/*.c tools/tsan/*.c tools/tsan/criterion/*.h tools/digest/*.c tools/digest/*.h tools/choice/*.c \
 	  tools/scene/*.c tools/real/*.c
 
@@ -336,7 +375,7 @@ NOT_MOUNTED = @! grep -q ' $(CURDIR)/build/' /proc/mounts 2>/dev/null || \
   { echo "clean: file systems are mounted under build/ (a bare-Debian check running?)"; exit 1; }
 clean:
 	$(NOT_MOUNTED)
-	rm -rf --one-file-system build/release build/test build/asan build/tsan build/tsan-selftest build/selftest-tsan build/fuzz build/selftest build/seeds build/cfl \
+	rm -rf --one-file-system build/release build/test build/asan build/tsan build/tsan-selftest build/selftest-tsan build/fuzz build/coverage build/selftest build/seeds build/cfl \
 	  build/fuzz-failure-check \
 	  build/install-check build/compare-0 build/compare-1 build/digest-selftest build/choice build/choices build/fuzz-choice $(O)
 

@@ -78,9 +78,22 @@ $CC $flags $harness_inc -c "$obj/user_register.c" -o "$obj/user_register.o"
 $CC $flags $harness_inc -c fuzz/fuzz_common.c -o "$obj/fuzz_common.o"
 $CC $flags $harness_inc -c harness/sweep_exact.c -o "$obj/sweep_exact.o"
 $CC $flags $harness_inc -c harness/slab_exact.c -o "$obj/slab_exact.o"
+# The peers target's harness (bench/kernel-peers/: the registry, inputs, rules and judges, with
+# the digest's generators): no peer library is in the image, so the registry's list header says
+# none is built (KP_DISABLE=1) and the target runs no kernel.
+# shellcheck disable=SC2016 # the $(...) are make's, expanded by make
+kp_src=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory CC="$CC" O="$obj" \
+  KP_DISABLE=1 USER_KERNELS= --eval 'cfl-kp: $(O)/kpeers_list.h ; @echo $(KP_HARNESS_SRC) harness/circle_exact.c $(filter-out tools/digest/main.c,$(wildcard tools/digest/*.c))' cfl-kp)
+kp_objs=()
+for src in $kp_src; do
+  $CC $flags $harness_inc -I"$obj" -Ibench/kernel-peers -Itools/digest -c "$src" -o "$obj/kp_$(basename "$src" .c).o"
+  kp_objs+=("$obj/kp_$(basename "$src" .c).o")
+done
 targets=$(bash scripts/fuzz/fuzz-targets.sh)
 for target in $targets; do
-  $CC $flags $harness_inc -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
+  extra=()
+  [ "$target" != peers ] || extra=("${kp_objs[@]}")
+  $CC $flags $harness_inc -Ibench/kernel-peers -Itools/digest -I"$obj" -c "fuzz/fuzz_$target.c" -o "$obj/fuzz_$target.o"
   # A target's further parts: fuzz/<target>/*.c (as the Makefile finds them).
   parts=()
   for src in fuzz/"$target"/*.c; do
@@ -89,7 +102,7 @@ for target in $targets; do
     parts+=("$obj/fuzz_${target}_$(basename "$src" .c).o")
   done
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$obj/fuzz_$target.o" "${parts[@]}" "$obj/fuzz_common.o" "$obj/sweep_exact.o" "$obj/slab_exact.o" \
-    "${user_objs[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE $(bash scripts/fuzz/fuzz-targets.sh link-flags) \
+    "${user_objs[@]}" "$obj/libcollide.a" "${extra[@]}" "$obj/libcollide.a" $LIB_FUZZING_ENGINE $(bash scripts/fuzz/fuzz-targets.sh link-flags) \
     $harness_libs -lm -o "$OUT/fuzz_$target"
   rm -f "$OUT/fuzz_${target}_seed_corpus.zip"
   zip -q -j "$OUT/fuzz_${target}_seed_corpus.zip" fuzz/corpus/"$target"/*

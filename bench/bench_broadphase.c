@@ -41,6 +41,8 @@ static const kept_form kept_forms[] = {
     {"sap-incremental-listed", COL_BROADPHASE_SAP, true},
     {"tree-incremental", COL_BROADPHASE_TREE, false},
     {"tree-incremental-listed", COL_BROADPHASE_TREE, true},
+    {"grid-incremental", COL_BROADPHASE_GRID, false},
+    {"grid-incremental-listed", COL_BROADPHASE_GRID, true},
 };
 
 typedef struct bp_case {
@@ -49,6 +51,7 @@ typedef struct bp_case {
   const char *backend;
   int scene;
   const bench_scene_file *file; /* a scene file's row (scene unused) */
+  bool marks;                   /* the file's static marks: the static rule (-static rows) */
   struct bp_case *next;         /* the rows registered before it (all_cases) */
 } bp_case;
 
@@ -74,6 +77,9 @@ static col_status call(const bp_case *c, col_broadphase_cache *cache, const col_
                                              pairs, stats);
   if (c->kept != NULL)
     return col_broadphase_cache_update(cache, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
+  if (c->marks)
+    return col_broadphase_pairs_static(c->algorithm, boxes, c->file->scene.is_static,
+                                       COL_TOUCH_OVERLAPS, pairs, stats);
   return col_broadphase_pairs(c->algorithm, boxes, COL_TOUCH_OVERLAPS, pairs, stats);
 }
 
@@ -91,6 +97,8 @@ static col_status open_row(const bp_case *c, col_broadphase_cache **cache, const
   col_status all = c->kept != NULL ? col_broadphase_cache_create(cache) : COL_OK;
   if (all == COL_OK && c->kept != NULL)
     all = col_broadphase_cache_set_algorithm(*cache, c->algorithm);
+  if (all == COL_OK && c->kept != NULL && c->marks)
+    all = col_broadphase_cache_set_static(*cache, c->file->scene.is_static, c->file->scene.count);
   const uint64_t warm_limit = (uint64_t)(2e9 * bench_tsc_ghz()); /* a second only if cheap */
   for (int warm = 0; warm < 2 && all == COL_OK; warm++) {
     const uint64_t w0 = bench_tsc();
@@ -191,6 +199,8 @@ static void run_file(gb_state *st, const bp_case *c) {
   col_status all = open_row(c, &cache, &boxes, moved, &pairs, &stats);
   size_t at = 0, moved_count = 0;
   uint64_t step = 0, ticks = 0;
+  bench_walks walks;
+  bench_walks_start(&walks, f);
   while (gb_keep_running(st)) {
     const size_t next = bench_scene_file_step(f, ++step);
     boxes = bench_scene_file_frame(f, next);
@@ -198,7 +208,9 @@ static void run_file(gb_state *st, const bp_case *c) {
     at = next;
     const uint64_t t0 = bench_tsc();
     all |= call(c, cache, &boxes, moved, moved_count, &pairs, &stats);
-    ticks += bench_tsc() - t0;
+    const uint64_t t = bench_tsc() - t0;
+    ticks += t;
+    bench_walks_step(&walks, t);
     gb_do_not_optimize(pairs.data);
   }
   size_t counts[2] = {0, 0};
@@ -218,6 +230,7 @@ static void run_file(gb_state *st, const bp_case *c) {
     return;
   }
   finish_row(st, n, ticks, &stats, &pairs);
+  bench_walks_counters(st, &walks);
   gb_counter(st, "pairs", (double)counts[1], GB_PLAIN);
   gb_counter(st, "pairs_last", (double)counts[0], GB_PLAIN);
   gb_counter(st, "frames", (double)f->scene.frames, GB_PLAIN);
@@ -227,16 +240,16 @@ static void run_file(gb_state *st, const bp_case *c) {
 /* Registers one row, broadphase/<algorithm or kept form>/<backend>/<scene or file stem>: a
  * scene file's at its box count, a built-in scene's at the suite's sizes for it. */
 static void add(col_broadphase algorithm, const kept_form *kept, const char *backend, int which,
-                const bench_scene_file *f) {
+                const bench_scene_file *f, bool marks) {
   bp_case *c = calloc(1, sizeof *c);
   if (c == NULL) return;
-  *c = (bp_case){algorithm, kept, backend, which, f, all_cases};
+  *c = (bp_case){algorithm, kept, backend, which, f, marks, all_cases};
   all_cases = c;
   char name[160];
   col_broadphase_info info = {"?", algorithm, false, true, true};
   col_broadphase_at((size_t)algorithm, &info);
-  snprintf(name, sizeof name, "broadphase/%s/%s/%s", kept != NULL ? kept->name : info.name, backend,
-           f != NULL ? f->name : bench_scene_name[which]);
+  snprintf(name, sizeof name, "broadphase/%s%s/%s/%s", kept != NULL ? kept->name : info.name,
+           marks ? "-static" : "", backend, f != NULL ? f->name : bench_scene_name[which]);
   gb_benchmark *b = gb_register(name, run, c);
   gb_unit(b, GB_MS);
   if (f != NULL) {
@@ -269,17 +282,20 @@ static void add(col_broadphase algorithm, const kept_form *kept, const char *bac
 }
 
 /* An algorithm's rows (from scratch, or `kept` when not NULL) on a built-in scene or a scene
- * file: one per backend when its inner loop runs the backend's kernels, else one, "scalar". */
+ * file: one per backend when its inner loop runs the backend's kernels (the kept grid's look-ups
+ * take the backend's width too), else one, "scalar"; on a built-in level only the first backend
+ * (the widest). `marks`: the static rule's rows of a file with static marks. */
 static void add_on_backends(col_broadphase algorithm, const kept_form *kept,
                             const col_backend_info *backends, size_t nb, int which,
-                            const bench_scene_file *f) {
+                            const bench_scene_file *f, bool marks) {
   col_broadphase_info info = {"?", algorithm, false, true, true};
   col_broadphase_at((size_t)algorithm, &info);
-  if (!info.uses_backend) {
-    add(algorithm, kept, "scalar", which, f);
+  if (!info.uses_backend && !(kept != NULL && algorithm == COL_BROADPHASE_GRID)) {
+    add(algorithm, kept, "scalar", which, f, marks);
     return;
   }
-  for (size_t b = 0; b < nb; b++) add(algorithm, kept, backends[b].name, which, f);
+  if (f != NULL && f->level) nb = nb < 1 ? nb : 1;
+  for (size_t b = 0; b < nb; b++) add(algorithm, kept, backends[b].name, which, f, marks);
 }
 
 /* Brute force runs on a file scene up to the suite's quadratic limit, and on a one-frame scene
@@ -301,10 +317,12 @@ static void register_files(const col_backend_info *backends, size_t nb) {
           f->scene.count > (size_t)bench_active_suite->quadratic_max &&
           (f->scene.frames > 1 || f->scene.count > FILE_BRUTE_ONE_FRAME))
         continue;
-      add_on_backends(info.algorithm, NULL, backends, nb, 0, f);
+      for (int marks = 0; marks < 1 + (f->scene.is_static != NULL); marks++)
+        add_on_backends(info.algorithm, NULL, backends, nb, 0, f, marks);
     }
     for (size_t i = 0; f->scene.frames > 1 && i < sizeof kept_forms / sizeof kept_forms[0]; i++)
-      add_on_backends(kept_forms[i].algorithm, &kept_forms[i], backends, nb, 0, f);
+      for (int marks = 0; marks < 1 + (f->scene.is_static != NULL); marks++)
+        add_on_backends(kept_forms[i].algorithm, &kept_forms[i], backends, nb, 0, f, marks);
   }
 }
 
@@ -322,10 +340,10 @@ void bench_register_broadphase(void) {
       col_broadphase_info info;
       if (!col_broadphase_at(a, &info)) continue;
       if (which == MOVING && info.algorithm == COL_BROADPHASE_BRUTE) continue;
-      add_on_backends(info.algorithm, NULL, backends, nb, which, NULL);
+      add_on_backends(info.algorithm, NULL, backends, nb, which, NULL, false);
     }
     for (size_t f = 0; which == MOVING && f < sizeof kept_forms / sizeof kept_forms[0]; f++)
-      add_on_backends(kept_forms[f].algorithm, &kept_forms[f], backends, nb, which, NULL);
+      add_on_backends(kept_forms[f].algorithm, &kept_forms[f], backends, nb, which, NULL, false);
   }
   register_files(backends, nb);
 }

@@ -14,6 +14,7 @@
  * --collide_scene_only registers those rows alone. A file that does not read stops the binary
  * with the reader's message and exit status 2 before anything is registered. */
 #include "bench.h"
+#include "bench_levels.h"
 #include "bench_machine.h"
 #include "bench_scene_files.h"
 #include "user_kernels.h"
@@ -28,7 +29,9 @@
 #define FAMILY_FILES(X)                                                                            \
   X(aabb)                                                                                          \
   X(mtd)                                                                                           \
-  X(sprite) X(mask) X(move) X(dynamics) X(sweep) X(slab) X(broadphase) X(floor) X(parallel) X(peers)
+  X(sprite)                                                                                        \
+  X(mask) X(move) X(dynamics) X(sweep) X(slab) X(broadphase) X(floor) X(parallel) X(peers)         \
+      X(kernel_peers)
 #define DECLARE(file) void bench_register_##file(void);
 FAMILY_FILES(DECLARE)
 
@@ -143,6 +146,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  /* The built-in levels join the scene files before any family registers its rows. */
+  bench_levels_add();
   if (harness_register_user_kernels() != 0) return 2;
   if (col_backend_init() != COL_OK) return 2; /* the library has printed why */
 

@@ -21,26 +21,28 @@ static struct {
 static size_t kept_count;
 static col_pairs unkept;
 
-static const col_pairs *ours_sorted(int scene, const col_boxes *boxes) {
+static const col_pairs *ours_sorted(int scene, const col_boxes *boxes, const uint8_t *marks) {
   const bool keep = scene != SCENE_MOVING;
+  const int key = marks != NULL ? -1 - scene : scene; /* the static rule's pairs apart */
   if (keep)
     for (size_t k = 0; k < kept_count; k++)
-      if (kept[k].scene == scene && kept[k].n == boxes->count) return &kept[k].pairs;
+      if (kept[k].scene == key && kept[k].n == boxes->count) return &kept[k].pairs;
   col_pairs *ours = keep && kept_count < KEPT_MAX ? &kept[kept_count].pairs : &unkept;
-  if (col_broadphase_pairs(COL_BROADPHASE_SAP, boxes, COL_TOUCH_OVERLAPS, ours, NULL) != COL_OK) {
+  if (col_broadphase_pairs_static(COL_BROADPHASE_SAP, boxes, marks, COL_TOUCH_OVERLAPS, ours,
+                                  NULL) != COL_OK) {
     fprintf(stderr, "bench: our sweep and prune failed\n");
     exit(1);
   }
   peer_sort(ours);
-  if (ours != &unkept) kept[kept_count].scene = scene, kept[kept_count++].n = boxes->count;
+  if (ours != &unkept) kept[kept_count].scene = key, kept[kept_count++].n = boxes->count;
   return ours;
 }
 
 /* How many of our pairs (sweep and prune, same boxes) the engine's sorted exact set lacks;
  * false when it holds a pair we do not (which the closed-rule re-test should make impossible). */
-static bool missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *exact,
-                           size_t *missed) {
-  const col_pairs *ours = ours_sorted(scene, boxes);
+static bool missed_of_ours(int scene, const col_boxes *boxes, const uint8_t *marks,
+                           const col_pairs *exact, size_t *missed) {
+  const col_pairs *ours = ours_sorted(scene, boxes, marks);
   size_t k = 0;
   *missed = 0;
   for (size_t j = 0; j < ours->count; j++) {
@@ -52,10 +54,10 @@ static bool missed_of_ours(int scene, const col_boxes *boxes, const col_pairs *e
 }
 
 void bench_peer_exact_counters(gb_state *st, int scene, const col_boxes *boxes,
-                               const col_pairs *exact) {
+                               const uint8_t *marks, const col_pairs *exact) {
   size_t missed;
   gb_counter(st, "pairs", (double)exact->count, GB_PLAIN);
-  if (missed_of_ours(scene, boxes, exact, &missed))
+  if (missed_of_ours(scene, boxes, marks, exact, &missed))
     gb_counter(st, "missed_pairs", (double)missed, GB_PLAIN);
   else
     gb_skip(st, "the engine's re-tested pairs hold a pair our sweep and prune lacks");

@@ -15,9 +15,10 @@
  * re-tested with the closed rule): pairs, and missed_pairs, how many of our pairs (sweep and prune
  * on the same boxes; kept per scene and size, except the moving scene's) it lacks; the row is
  * skipped when it holds a pair we do not. A scene file's rows pass SCENE_COUNT + the file's index
- * and its frame 0. */
+ * and its frame 0; `marks` (NULL: none) compares with our static rule's pairs instead
+ * (col_broadphase_pairs_static), for a row run with the engine's own. */
 void bench_peer_exact_counters(gb_state *st, int scene, const col_boxes *boxes,
-                               const col_pairs *exact);
+                               const uint8_t *marks, const col_pairs *exact);
 
 /* One from-scratch frame of a peer row, the same on built-in scenes and scene files: the
  * previous structure dropped (outside the row's timing when `st` is not NULL; NULL for the

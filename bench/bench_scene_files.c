@@ -92,6 +92,20 @@ int bench_scene_files_load(int *argc, char **argv) {
   return 0;
 }
 
+bool bench_scene_files_add(const char *name, const char *path, col_scene scene) {
+  bool taken = file_count == MAX_FILES || strlen(name) >= sizeof files[0].name;
+  for (size_t k = 0; k < file_count && !taken; k++) taken = strcmp(files[k].name, name) == 0;
+  if (taken) {
+    fprintf(stderr, "collide-bench: the built-in scene %s: no room, or its name is taken\n", name);
+    col_scene_destroy(&scene);
+    return false;
+  }
+  bench_scene_file *f = &files[file_count++];
+  snprintf(f->name, sizeof f->name, "%s", name);
+  f->path = path, f->scene = scene, f->level = true;
+  return true;
+}
+
 const bench_scene_file *bench_scene_file_at(size_t k) { return k < file_count ? &files[k] : NULL; }
 
 size_t bench_scene_file_count(void) { return file_count; }
@@ -126,6 +140,28 @@ size_t bench_scene_file_moved(const bench_scene_file *f, size_t from, size_t to,
     moved[m++] = (uint32_t)i;
   }
   return m;
+}
+
+void bench_walks_start(bench_walks *w, const bench_scene_file *f) {
+  *w = (bench_walks){0};
+  w->period = f->scene.frames > 1 ? 2 * (f->scene.frames - 1) : 8;
+}
+
+void bench_walks_step(bench_walks *w, uint64_t ticks) {
+  w->ticks += ticks, w->total += ticks, w->steps++;
+  if (++w->in_walk < w->period) return;
+  const double mean = (double)w->ticks / (double)w->period;
+  if (w->walks == 0 || mean < w->best) w->best = mean;
+  if (w->walks == 0 || mean > w->worst) w->worst = mean;
+  w->walks++, w->ticks = 0, w->in_walk = 0;
+}
+
+void bench_walks_counters(struct gb_state *st, const bench_walks *w) {
+  const double mean = w->steps ? (double)w->total / (double)w->steps : 0.0;
+  gb_counter(st, "kcycles_min", (w->walks ? w->best : mean) / 1000.0, GB_PLAIN);
+  gb_counter(st, "kcycles_spread", w->walks > 1 && w->best > 0 ? w->worst / w->best - 1.0 : 0.0,
+             GB_PLAIN);
+  gb_counter(st, "walks", (double)w->walks, GB_PLAIN);
 }
 
 void bench_scene_files_context(void) {

@@ -17,10 +17,28 @@ const char fz_target[] = "args";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_reader r = {data, size};
-  /* Operation bytes 0xF0-0xF7 pick the bipartite sweep and 0xF8-0xFF the registration of a
-   * broadphase (the last ones added); the others keep the meaning they had before them, and
-   * the corpus with them. */
+  /* Operation bytes 0xF0-0xF7 pick the bipartite sweep, 0xF8-0xFF the registration of a
+   * broadphase, 0xE0-0xEF the calls added after them (the registry, the thread pool, ...); the
+   * others keep the meaning they had before them, and the corpus with them. */
   const uint8_t op = fz_u8(&r);
+  if (op >= 0xE0 && op < 0xF0) {
+    const unsigned later = op - 0xE0u;
+    if (later < 4)
+      fa_registry(&r);
+    else if (later < 6)
+      fa_pool(&r);
+    else if (later < 8)
+      fa_parallel(&r);
+    else if (later < 12)
+      fa_scene(&r);
+    else if (later < 14)
+      fa_cache_settings(&r);
+    else if (later < 15)
+      fa_masks(&r);
+    else
+      fa_stream(&r);
+    return 0;
+  }
   switch (op >= 0xF8 ? 14 : op >= 0xF0 ? 13 : op % 13) {
   case 0: fa_aabb_query(&r, 2, false); break;
   case 1: fa_aabb_query(&r, 3, false); break;

@@ -6,8 +6,11 @@
  * to starve the tree cache's rebuild and deep queries: broadphase/starved.c). The parallel
  * calls have a target of their own (fuzz_parallel.c) on the same input encoding.
  * Input: a box set as fz_box_set_decode reads it (fuzz_common.h). */
+#include "broadphase/cache.h"
 #include "broadphase/oracle.h"
+#include "broadphase/report.h"
 #include "broadphase/starved.h"
+#include "broadphase/static.h"
 #include "broadphase/stats.h"
 #include "broadphase/stream.h"
 #include "fuzz_common.h"
@@ -28,11 +31,6 @@ enum {
   TEST_BUDGET = 16384 /* pairs whose x ranges overlap (a sweep's tests), at most */
 };
 
-static bool same(const col_pairs *x, const col_pairs *y) {
-  return x->count == y->count &&
-         (x->count == 0 || memcmp(x->data, y->data, x->count * sizeof(col_pair)) == 0);
-}
-
 static bool emulated(const char *name) {
   col_backend_info info;
   for (size_t i = 0; col_backend_at(i, &info); i++)
@@ -50,65 +48,10 @@ static bool runs_on(const col_broadphase_info *info, unsigned dims, size_t count
          !(count > FZ_SMALL_SET && !info->uses_backend);
 }
 
-static void print_pairs(const char *label, const col_pairs *p) {
-  fprintf(stderr, "  %-22s %zu pairs:", label, p->count);
-  for (size_t i = 0; i < p->count && i < 64; i++)
-    fprintf(stderr, " (%u,%u)", p->data[i].a, p->data[i].b);
-  fputs(p->count > 64 ? " ...\n" : "\n", stderr);
-}
-
 FZ_ORACLE static int by_pair(const void *p, const void *q) {
   const col_pair *a = p, *b = q;
   if (a->a != b->a) return a->a < b->a ? -1 : 1;
   return a->b < b->b ? -1 : a->b > b->b;
-}
-
-/* The pairs of x that y lacks (both sorted): counted, the first 16 printed after `what`, their
- * boxes marked in `named`. */
-static size_t print_missing(const char *what, const col_pairs *x, const col_pairs *y, bool *named) {
-  size_t missing = 0, j = 0;
-  fprintf(stderr, "    %s:", what);
-  for (size_t i = 0; i < x->count; i++) {
-    while (j < y->count && (y->data[j].a < x->data[i].a ||
-                            (y->data[j].a == x->data[i].a && y->data[j].b < x->data[i].b)))
-      j++;
-    if (j < y->count && y->data[j].a == x->data[i].a && y->data[j].b == x->data[i].b) continue;
-    if (missing++ < 16) fprintf(stderr, " (%u,%u)", x->data[i].a, x->data[i].b);
-    named[x->data[i].a] = named[x->data[i].b] = true;
-  }
-  fputs(missing > 16 ? " ...\n" : missing == 0 ? " none\n" : "\n", stderr);
-  return missing;
-}
-
-/* Who differs and by which pairs first, then the boxes of those pairs, then the rest of the set
- * (at most 200 boxes in all) and both pair lists. */
-static _Noreturn void report(const col_boxes *s, float *const v[6], col_touch touch,
-                             const col_pairs *want, const col_pairs *got, const char *who) {
-  fprintf(stderr, "fuzz broadphase: touch rule %s, %uD, %zu boxes\n",
-          touch == COL_TOUCH_OVERLAPS ? "closed (touching boxes overlap)" : "open", s->dims,
-          s->count);
-  bool *named = fz_alloc(s->count + 1);
-  memset(named, 0, s->count + 1);
-  fprintf(stderr, "  %s  <- DIFFERS from the oracle:\n", who);
-  const size_t missing = print_missing("pairs missing", want, got, named);
-  const size_t extra = print_missing("pairs extra", got, want, named);
-  fprintf(stderr, "  (%zu of the oracle's %zu pairs missing, %zu extra)\n", missing, want->count,
-          extra);
-  size_t shown = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1 && shown < s->count) fprintf(stderr, "  the other boxes:\n");
-    for (size_t i = 0; i < s->count && shown < 200; i++) {
-      if (named[i] != (pass == 0)) continue;
-      char name[48];
-      snprintf(name, sizeof name, "box %zu min, max", i);
-      const float box[6] = {v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i]};
-      fz_print_floats(name, box, 6);
-      shown++;
-    }
-  }
-  print_pairs("expected (oracle)", want);
-  print_pairs(who, got);
-  fz_fail();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -167,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     runnable += runs_on(&info, dims, boxes.count);
   }
   const size_t chosen = runnable ? (size_t)(pick >> 32 & 0xFFFF) % runnable : 0;
+  uint8_t *marks = (pick >> 43 & 3) == 0 ? fb_marks(boxes.count, pick) : NULL;
   for (size_t a = 0, r = 0; a < col_broadphase_count(); a++) {
     col_broadphase_info info;
     if (!col_broadphase_at(a, &info)) abort();
@@ -185,11 +129,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       /* The streamed call (one input in four): the same list, batch by batch. */
       if ((pick >> 50 & 3) == 0)
         fb_stream_check(&info, &boxes, touch, &got, 64 + (size_t)(pick >> 40 & 127), run_on[k]);
+      /* The static rule (one input in four): the same list less the static pairs. */
+      if (marks != NULL)
+        fb_static_check(&info, &boxes, touch, &got, marks, (pick >> 42 & 3) == 0, run_on[k]);
       col_pairs_sort(&got);
-      if (!same(&got, &want)) {
+      if (!fb_same(&got, &want)) {
         char label[64];
         snprintf(label, sizeof label, "%s/%s", info.name, run_on[k]);
-        report(&boxes, v, touch, &want, &got, label);
+        fb_report(&boxes, v, touch, &want, &got, label);
       }
       const char *path = counted ? fb_stats_wrong(&info, &boxes, &stats, want.count) : NULL;
       if (path != NULL) {
@@ -225,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       const col_pairs expected = {cross, crossing, crossing, NULL};
       char label[64];
       snprintf(label, sizeof label, "bipartite at %zu/%s", h, run_on[k]);
-      report(&boxes, v, touch, &expected, &got, label);
+      fb_report(&boxes, v, touch, &expected, &got, label);
     }
   }
   /* The bipartite run with an allocation failing (the inputs of the starved runs below):
@@ -246,7 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       char label[96];
       snprintf(label, sizeof label, "bipartite at %zu, allocation %u failing: status %d", h,
                fail_at, (int)st);
-      report(&boxes, v, touch, &expected, &fresh, label);
+      fb_report(&boxes, v, touch, &expected, &fresh, label);
     }
     col_pairs_free(&fresh);
   }
@@ -271,11 +218,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       const bool failed = fz_allocation_failed();
       col_pairs_sort(&fresh);
       if (st == COL_ERR_MEMORY ? !failed || fresh.count != 0
-                               : st != COL_OK || !same(&fresh, &want)) {
+                               : st != COL_OK || !fb_same(&fresh, &want)) {
         char label[96];
         snprintf(label, sizeof label, "%s, allocation %u failing: status %d", info.name, fail_at,
                  (int)st);
-        report(&boxes, v, touch, &want, &fresh, label);
+        fb_report(&boxes, v, touch, &want, &fresh, label);
       }
       col_pairs_free(&fresh);
     }
@@ -287,86 +234,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (starve && (pick >> 20 & 1023) == 0) fb_cache_deep(pick >> 30);
   /* The cache on one input in four (the cache target covers it over many frames). */
   if ((pick >> 51 & 3) != 0) {
+    free(marks);
     col_pairs_free(&want);
     fz_box_set_free(&set);
     return 0;
   }
-  /* The incremental cache (the tree or sweep and prune, picked by the input's length; sweep
-   * and prune for large sets) over three frames: the boxes as decoded, then every eighth box
-   * moved (by a grid step; one in three of them far, all by the same offset, so that the pairs
-   * among them stay but every one of them leaves its old place and its fat box; or to NaN and
-   * back), each frame against the oracle; told which
-   * boxes moved (every eighth, and every thirteenth whether it moved or not: under a quarter
-   * of the boxes, so that the kept order is updated in place) or left to find them, by the
-   * input's length too, on scalar or the input's backend (by its length again; scalar when
-   * that one is emulated, whose kernels the runs above cover at a tenth of the speed). */
-  const bool listed = (size & 2) != 0;
-  uint32_t *list = fz_alloc((boxes.count / 8 + boxes.count / 13 + 2) * sizeof(uint32_t));
-  col_broadphase_cache *cache = NULL;
-  if (starve && (pick >> 11 & 1)) { /* *cache is set on success only */
-    fz_fail_allocation(0);
-    const col_status st = col_broadphase_cache_create(&cache);
-    if (!fz_allocation_failed() || st != COL_ERR_MEMORY || cache != NULL) {
-      fprintf(stderr,
-              "fuzz broadphase: col_broadphase_cache_create with its allocation failing: "
-              "status %d, cache %s\n",
-              (int)st, cache ? "set" : "NULL");
-      fz_fail();
-    }
-  }
-  if (col_broadphase_cache_create(&cache) != COL_OK) abort();
-  fz_select(run_on[(size >> 2) & 1 && !emulated(run_on[1])]);
-  const bool sap_cache = (size & 1) || boxes.count > FZ_SMALL_SET;
-  if (sap_cache && col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP) != COL_OK) abort();
-  /* Half the sweep and prune caches take their whole frames through the built-in pool (the
-   * cache keeps the pointer: static); the others say NULL, which must be accepted too. */
-  static const col_parallel builtin_pool = {NULL, 0, false};
-  const col_parallel *cache_par = sap_cache && (pick >> 41 & 1) ? &builtin_pool : NULL;
-  if (col_broadphase_cache_set_parallel(cache, cache_par) != COL_OK) {
-    fprintf(stderr, "fuzz broadphase: col_broadphase_cache_set_parallel(cache, %s) failed\n",
-            cache_par ? "built-in pool" : "NULL");
-    fz_fail();
-  }
-  for (int frame = 0; frame < 3; frame++) {
-    size_t listed_count = 0;
-    if (frame > 0) {
-      for (size_t i = (size_t)frame; i < boxes.count; i += 8) {
-        const float step = i % 3 ? (float)((int)(i % 7) - 3) * 0.25f : 64.0f;
-        for (int k = 0; k < 6; k++) v[k][i] += step;
-        if (i % 11 == 0) v[1][i] = frame == 1 ? NAN : v[4][i];
-        list[listed_count++] = (uint32_t)i;
-      }
-      for (size_t i = 0; i < boxes.count; i += 13) list[listed_count++] = (uint32_t)i;
-    }
-    if (frame > 0) fb_oracle(&boxes, touch, &want);
-    /* With an allocation failing (one frame of a starved input): COL_ERR_MEMORY with the list
-     * empty and the cache reset, so the same update again gives the exact pairs. */
-    const bool starved = starve && frame == (int)(pick >> 12) % 3;
-    const unsigned fail_at = (unsigned)(pick >> 14 & 31);
-    for (int again = 0; again < 2; again++) {
-      if (starved && again == 0) fz_fail_allocation((long)fail_at);
-      const col_status st = listed ? col_broadphase_cache_update_moved(
-                                         cache, &boxes, list, listed_count, touch, &got, NULL)
-                                   : col_broadphase_cache_update(cache, &boxes, touch, &got, NULL);
-      const bool failed = starved && again == 0 && fz_allocation_failed();
-      if (st == COL_OK) break;
-      if (st != COL_ERR_MEMORY || !failed || got.count != 0) {
-        fprintf(stderr,
-                "fuzz broadphase: cache frame %d, allocation %u %s: status %d, %zu pairs left\n",
-                frame, fail_at, failed ? "failing" : "not failing", (int)st, got.count);
-        fz_fail();
-      }
-    }
-    col_pairs_sort(&got);
-    if (!same(&got, &want)) {
-      char label[64];
-      snprintf(label, sizeof label, "cache frame %d", frame);
-      report(&boxes, v, touch, &want, &got, label);
-    }
-  }
+  fb_cache_frames(&boxes, v, touch, &want, &got, size, pick, starve,
+                  run_on[(size >> 2) & 1 && !emulated(run_on[1])]);
+  free(marks);
   col_pairs_free(&want);
-  col_broadphase_cache_destroy(cache);
-  free(list);
   fz_box_set_free(&set);
   return 0;
 }

@@ -11,7 +11,12 @@
  * frames byte (8..64; the chain 3..4), the failing allocation's frame and index bytes; the boxes
  * (tagged floats; the chain: a step and a centre); then per frame an action count (0..4) and its
  * actions (box byte, operation byte, operands). Exhausted input is continued by a generator seeded
- * by the input's length. The format in detail: docs/fuzzing-targets.md. */
+ * by the input's length. The input's length also picks, without moving any byte's meaning: the
+ * kept grid instead of the tree or sweep and prune (length % 3 == 2), static marks (bit 2 of the
+ * length: a box static by a hash of its index and the length; halfway through the frames one
+ * mark flips, which resets the cache) and contact events (bit 1: each frame's began and ended
+ * pairs against the difference of the last two brute-force sets). The format in detail:
+ * docs/fuzzing-targets.md. */
 #include "fuzz_common.h"
 
 #include <math.h>
@@ -53,8 +58,10 @@ FZ_ORACLE static void find_usable(const scene *s, bool *usable) {
   }
 }
 
-/* The expected pairs: every pair of NaN-free boxes, by the public single-pair rule. */
-FZ_ORACLE static void brute(const scene *s, bool *usable, col_touch touch, col_pairs *out) {
+/* The expected pairs: every pair of NaN-free boxes, by the public single-pair rule, less those of
+ * two boxes marked static (marks may be NULL). */
+FZ_ORACLE static void brute(const scene *s, bool *usable, const uint8_t *marks, col_touch touch,
+                            col_pairs *out) {
   out->count = 0;
   find_usable(s, usable);
   for (size_t i = 0; i < s->n; i++) {
@@ -70,9 +77,28 @@ FZ_ORACLE static void brute(const scene *s, bool *usable, col_touch touch, col_p
               ? col_aabb3_overlap(a, b, touch)
               : col_aabb2_overlap((col_aabb2){{a.min.x, a.min.y}, {a.max.x, a.max.y}},
                                   (col_aabb2){{b.min.x, b.min.y}, {b.max.x, b.max.y}}, touch);
-      if (hit && col_pairs_push(out, (uint32_t)i, (uint32_t)j) != COL_OK) abort();
+      if (hit && !(marks != NULL && marks[i] && marks[j]) &&
+          col_pairs_push(out, (uint32_t)i, (uint32_t)j) != COL_OK)
+        abort();
     }
   }
+}
+
+/* out := a \ b (both sorted by (a, b)). */
+FZ_ORACLE static void minus(const col_pairs *a, const col_pairs *b, col_pairs *out) {
+  out->count = 0;
+  for (size_t i = 0, j = 0; i < a->count; i++) {
+    while (j < b->count && (b->data[j].a < a->data[i].a ||
+                            (b->data[j].a == a->data[i].a && b->data[j].b < a->data[i].b)))
+      j++;
+    if (j < b->count && b->data[j].a == a->data[i].a && b->data[j].b == a->data[i].b) continue;
+    if (col_pairs_push(out, a->data[i].a, a->data[i].b) != COL_OK) abort();
+  }
+}
+
+static bool same(const col_pairs *x, const col_pairs *y) {
+  return x->count == y->count &&
+         (x->count == 0 || memcmp(x->data, y->data, x->count * sizeof(col_pair)) == 0);
 }
 
 static void print_pairs(const char *label, const col_pairs *p) {
@@ -82,10 +108,12 @@ static void print_pairs(const char *label, const col_pairs *p) {
   fputs(p->count > 64 ? " ...\n" : "\n", stderr);
 }
 
+static const char *form_name;
+
 static _Noreturn void report(const scene *s, uint8_t mode, int frame, const char *what,
                              const col_pairs *want, const col_pairs *got) {
   fprintf(stderr, "fuzz cache: mode 0x%02x (%s, %uD, touch rule %s, %s), %zu boxes, frame %d: %s\n",
-          mode, mode & 8 ? "sweep and prune" : "tree", s->dims, mode & 2 ? "open" : "closed",
+          mode, form_name, s->dims, mode & 2 ? "open" : "closed",
           mode & 4 ? "moved boxes listed" : "moved boxes found", s->n, frame, what);
   for (size_t i = 0; i < s->n && i < 200; i++) {
     char name[48];
@@ -201,8 +229,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   col_broadphase_cache *cache = NULL;
   if (col_broadphase_cache_create(&cache) != COL_OK) abort();
-  if ((mode & 8) && col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP) != COL_OK)
-    abort();
+  const bool grid = size % 3 == 2, tracked = (size >> 1) & 1;
+  const col_broadphase form = grid       ? COL_BROADPHASE_GRID
+                              : mode & 8 ? COL_BROADPHASE_SAP
+                                         : COL_BROADPHASE_TREE;
+  form_name = grid ? "kept grid" : mode & 8 ? "sweep and prune" : "tree";
+  if (col_broadphase_cache_set_algorithm(cache, form) != COL_OK) abort();
+  uint8_t *marks = NULL;
+  if ((size >> 2) & 1) {
+    marks = fz_alloc(s.n);
+    for (size_t i = 0; i < s.n; i++) {
+      uint64_t h = size ^ (uint64_t)i << 32;
+      marks[i] = (splitmix64(&h) & 3) != 0 ? (uint8_t)(1 + i % 200) : 0; /* 3 in 4 static */
+    }
+    if (col_broadphase_cache_set_static(cache, marks, s.n) != COL_OK) abort();
+  }
+  if (tracked && col_broadphase_cache_track_changes(cache, true) != COL_OK) abort();
+  col_pairs before = {0}, began = {0}, ended = {0}, diff = {0};
+  bool reset = true; /* the next update's began pairs are all its pairs */
   const col_boxes boxes = {s.dims, {s.v[0], s.v[1], s.v[2]}, {s.v[3], s.v[4], s.v[5]}, s.n};
   uint32_t *list = fz_alloc((s.n + 2) * sizeof(uint32_t));
   col_pairs want = {0}, got = {0};
@@ -220,7 +264,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* Listed too: a repeat, and a box that did not move (both allowed). */
     if (listed_count > 0 && (frame & 1)) list[listed_count++] = list[0];
     if (!s.moved[(size_t)frame % s.n]) list[listed_count++] = (uint32_t)((size_t)frame % s.n);
-    brute(&s, usable, touch, &want); /* in (a, b) order already */
+    /* Halfway, one mark flips: the cache starts over (the next pairs all begin). */
+    if (marks != NULL && frame == frames / 2 && frame > 0) {
+      marks[0] = marks[0] ? 0 : 1;
+      if (col_broadphase_cache_set_static(cache, marks, s.n) != COL_OK) abort();
+      reset = true;
+    }
+    brute(&s, usable, marks, touch, &want); /* in (a, b) order already */
     /* With an allocation failing: COL_ERR_MEMORY with the list empty and the cache reset (the
      * same update again gives the exact pairs), or the exact pairs if it was not needed. */
     for (int again = 0; again < 2; again++) {
@@ -237,14 +287,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                  fail_at, failed ? "failing" : "not failing", got.count);
         report(&s, mode, frame, what, NULL, NULL);
       }
+      reset = true; /* the failed update reset the cache */
     }
     col_pairs_sort(&got);
-    if (got.count != want.count ||
-        (want.count && memcmp(got.data, want.data, want.count * sizeof(col_pair)) != 0))
+    if (!same(&got, &want))
       report(&s, mode, frame, "the cache's pairs DIFFER from brute force", &want, &got);
+    /* Contact events: exactly the difference of the last two sets (after a start over or an
+     * allocation that failed: every pair began). */
+    if (tracked) {
+      if (col_broadphase_cache_changes(cache, &began, &ended) != COL_OK)
+        report(&s, mode, frame, "col_broadphase_cache_changes failed", NULL, NULL);
+      if (reset) before.count = 0;
+      minus(&want, &before, &diff);
+      if (!same(&began, &diff)) report(&s, mode, frame, "the began pairs DIFFER", &diff, &began);
+      minus(&before, &want, &diff);
+      if (!same(&ended, &diff)) report(&s, mode, frame, "the ended pairs DIFFER", &diff, &ended);
+      col_pairs t = before;
+      before = want, want = t;
+    }
+    reset = false;
   }
   col_broadphase_cache_destroy(cache);
-  col_pairs_free(&want), col_pairs_free(&got);
+  col_pairs_free(&want), col_pairs_free(&got), col_pairs_free(&before);
+  col_pairs_free(&began), col_pairs_free(&ended), col_pairs_free(&diff);
+  free(marks);
   free(list), free(s.moved), free(usable);
   for (int k = 0; k < 6; k++) free(s.v[k]), free(s.home[k]);
   return 0;

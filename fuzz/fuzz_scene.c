@@ -4,11 +4,11 @@
  * untouched and say why; the stream reader must agree with the memory reader; a failed
  * allocation must give COL_ERR_MEMORY and nothing half-filled. No crash, no leak (ASan).
  * Input: a mode byte, then by mode % 4 (bit 2: 3D, bit 3: fail one allocation of the read,
- * which one by bits 4-5):
+ * which one by bits 4-5; bit 6: version 2, whose static marks must read back too):
  *   0  the rest is the file, as it is (either form, or neither);
- *   1  "collide-scene 1 2d\n" (or 3d) and the rest: the text body;
- *   2  a binary header (version 1, count = the next byte % 64, frames = the byte after % 8)
- *      and the rest: the binary boxes, right in size or not;
+ *   1  "collide-scene 1 2d\n" (or 2, or 3d) and the rest: the text body;
+ *   2  a binary header (version 1 or 2, count = the next byte % 64, frames = the byte after % 8)
+ *      and the rest: the binary boxes (after version 2's flags and marks), right in size or not;
  *   3  "COLSCENE" and the rest: the binary header's words too. */
 #define _GNU_SOURCE
 #include "fuzz_common.h"
@@ -31,15 +31,18 @@ static void put32le(uint8_t *p, uint32_t v) {
 static uint8_t *build(const uint8_t *data, size_t size, size_t *n, uint8_t *mode) {
   fz_reader r = {data, size};
   *mode = fz_u8(&r);
-  const bool three = (*mode >> 2) & 1;
+  const bool three = (*mode >> 2) & 1, two = (*mode >> 6) & 1;
   uint8_t head[24];
   size_t h = 0;
   switch (*mode % 4) {
-  case 1: h = 19, memcpy(head, three ? "collide-scene 1 3d\n" : "collide-scene 1 2d\n", h); break;
+  case 1:
+    h = 19, memcpy(head, three ? "collide-scene 1 3d\n" : "collide-scene 1 2d\n", h);
+    if (two) head[14] = '2';
+    break;
   case 2: {
     const uint32_t count = fz_u8(&r) % 64, frames = fz_u8(&r) % 8;
     memcpy(head, "COLSCENE", 8);
-    put32le(head + 8, 1), put32le(head + 12, three ? 3 : 2);
+    put32le(head + 8, two ? 2 : 1), put32le(head + 12, three ? 3 : 2);
     put32le(head + 16, count), put32le(head + 20, frames);
     h = 24;
     break;
@@ -56,6 +59,11 @@ static uint8_t *build(const uint8_t *data, size_t size, size_t *n, uint8_t *mode
 
 static void same_scene(const col_scene *a, const col_scene *b, const char *what) {
   if (a->dims != b->dims || a->count != b->count || a->frames != b->frames) scene_fail(what, NULL);
+  if ((a->is_static == NULL) != (b->is_static == NULL) ||
+      (a->is_static != NULL && a->count > 0 && memcmp(a->is_static, b->is_static, a->count) != 0))
+    scene_fail(what, NULL);
+  for (size_t i = 0; a->is_static != NULL && i < a->count; i++)
+    if (a->is_static[i] > 1) scene_fail("a static mark read as neither 0 nor 1", NULL);
   const size_t floats = a->frames * a->count * 2 * a->dims;
   if (floats > 0 && memcmp(a->data, b->data, floats * sizeof(float)) != 0) scene_fail(what, NULL);
 }
@@ -70,7 +78,7 @@ static void round_trip(const col_scene *sc, col_scene_form form) {
   FILE *out = open_memstream(&buf, &len);
   if (out == NULL) abort();
   col_scene_error e;
-  if (col_scene_write_file(out, form, frames, sc->frames, &e) != COL_OK)
+  if (col_scene_write_file_static(out, form, frames, sc->frames, sc->is_static, &e) != COL_OK)
     scene_fail("a scene read could not be written", &e);
   fclose(out);
   col_scene back;

@@ -8,7 +8,8 @@
  * (3 floats), to (3 floats), n byte (0..127), then n spheres: plain, 4 floats (center x y z,
  * radius); steered, 3 floats a, r, dev and a byte k: the center a along the segment's line
  * from `from` and |r| (1 + dev 2^-(k % 32)) beside it, radius |r| (rounded to float), which
- * puts spheres at any distance near tangency. */
+ * puts spheres at any distance near tangency. With mode bits 5-7 all set the spheres are then
+ * also taken to the world (see world() below) and fuzzed again there. */
 #include "fuzz_common.h"
 #include "sweep_exact.h"
 
@@ -149,6 +150,115 @@ static void against_exact(col_vec3 from, col_vec3 to, const float *const v[4], s
   }
 }
 
+/* Bits of a float, for comparisons that keep NaN and the sign of zero. */
+static uint32_t bits_of(float f) {
+  uint32_t b;
+  memcpy(&b, &f, sizeof b);
+  return b;
+}
+static bool same_float(float a, float b) { return bits_of(a) == bits_of(b); }
+/* Equal values, or both NaN (the header's claims below are about values: +0 and -0 alike). */
+static bool same_value(float a, float b) { return a == b || (a != a && b != b); }
+
+static _Noreturn void world_fails(const char *what, const col_mat4 *m, const float s[4],
+                                  const col_sphere *got) {
+  fprintf(stderr, "fuzz sweep: %s\n", what);
+  for (int i = 0; i < 4; i++) {
+    char label[32];
+    snprintf(label, sizeof label, "matrix row %d", i);
+    fz_print_floats(label, m->m[i], 4);
+  }
+  fz_print_floats("sphere center x y z, radius", s, 4);
+  fz_print_floats("got center x y z, radius",
+                  (const float[]){got->center.x, got->center.y, got->center.z, got->radius}, 4);
+  fz_fail();
+}
+
+/* collide.h's col_sphere_transform, from its text: center' = center * M as
+ * ((x*m[0][j] + y*m[1][j]) + z*m[2][j]) + m[3][j], radius' = radius * sqrtf(the largest of the
+ * rows 0..2's squared lengths (m[r][0]^2 + m[r][1]^2) + m[r][2]^2, a NaN never the largest,
+ * 0 when none is above 0). */
+static col_sphere transform_defined(const float s[4], const col_mat4 *w) {
+  const float(*m)[4] = w->m;
+  float c[3];
+  for (int j = 0; j < 3; j++) c[j] = ((s[0] * m[0][j] + s[1] * m[1][j]) + s[2] * m[2][j]) + m[3][j];
+  float largest = 0.0f;
+  for (int r = 0; r < 3; r++) {
+    const float len2 = (m[r][0] * m[r][0] + m[r][1] * m[r][1]) + m[r][2] * m[r][2];
+    if (len2 > largest) largest = len2;
+  }
+  return (col_sphere){{c[0], c[1], c[2]}, s[3] * sqrtf(largest)};
+}
+
+/* The spheres taken to the world, as a game places a model's bounding spheres: a matrix (bit 0
+ * of the world byte: 16 floats as given; else col_mat4_scale_translation of a scale and a
+ * translation, 6 floats), col_sphere_transform, then col_sphere_inflate by a mover's radius (a
+ * float): each call against collide.h (the matrix's entries; the transform's formula and, for a
+ * scale and a translation, radius * max(|sx|, |sy|, |sz|) and center * scale + translation,
+ * exact where the header says so; inflate's one addition), the spheres rewritten in place. */
+static void world(fz_reader *r, float *const v[4], size_t n) {
+  const uint8_t how = fz_u8(r);
+  col_mat4 m;
+  float sc[3] = {1, 1, 1}, tr[3] = {0, 0, 0};
+  const bool general = how & 1;
+  if (general) {
+    for (int i = 0; i < 16; i++) m.m[i / 4][i % 4] = fz_float(r);
+  } else {
+    for (int k = 0; k < 3; k++) sc[k] = fz_float(r);
+    for (int k = 0; k < 3; k++) tr[k] = fz_float(r);
+    m = col_mat4_scale_translation((col_vec3){sc[0], sc[1], sc[2]},
+                                   (col_vec3){tr[0], tr[1], tr[2]});
+    /* "scales by scale per axis, then translates": the scale on the diagonal, the translation
+     * in row 3 (XNA's row vectors), 1 in the corner, zeros elsewhere. */
+    bool ok = m.m[3][3] == 1.0f;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 4; j++)
+        ok = ok && (i == j ? same_float(m.m[i][j], sc[i]) : m.m[i][j] == 0.0f) &&
+             same_float(m.m[3][i], tr[i]);
+    if (!ok)
+      world_fails("col_mat4_scale_translation's matrix is not the scale and translation", &m,
+                  (const float[]){sc[0], sc[1], sc[2], 0}, &(col_sphere){{tr[0], tr[1], tr[2]}, 0});
+  }
+  const float mover = fz_float(r);
+  for (size_t i = 0; i < n; i++) {
+    const float s[4] = {v[0][i], v[1][i], v[2][i], v[3][i]};
+    const col_sphere got = col_sphere_transform((col_sphere){{s[0], s[1], s[2]}, s[3]}, m);
+    const col_sphere want = transform_defined(s, &m);
+    if (!same_value(got.center.x, want.center.x) || !same_value(got.center.y, want.center.y) ||
+        !same_value(got.center.z, want.center.z) || !same_value(got.radius, want.radius))
+      world_fails("col_sphere_transform differs from its formula in collide.h", &m, s, &got);
+    if (!general) {
+      /* The header's exactness claims for a scale and a translation: the radius times the
+       * largest |scale| unless a squared scale overflows or underflows (an |s| past 2^63 or
+       * under 2^-63, save 0); the center as c * s + t when the other coordinates are finite
+       * (their products with the zeros are then zeros). */
+      float top = 0.0f;
+      bool squares_exact = true;
+      for (int k = 0; k < 3; k++) {
+        const float a = fabsf(sc[k]);
+        squares_exact = squares_exact && (a == 0.0f || (a >= 0x1p-63f && a <= 0x1p63f));
+        if (a > top) top = a;
+      }
+      if (squares_exact && !same_value(got.radius, s[3] * top))
+        world_fails("col_sphere_transform's radius is not radius * max |scale|", &m, s, &got);
+      for (int k = 0; k < 3; k++) {
+        const bool others_finite = isfinite(s[(k + 1) % 3]) && isfinite(s[(k + 2) % 3]);
+        const float c = k == 0 ? got.center.x : k == 1 ? got.center.y : got.center.z;
+        if (others_finite && !same_value(c, s[k] * sc[k] + tr[k]))
+          world_fails("col_sphere_transform's center is not center * scale + translation", &m, s,
+                      &got);
+      }
+    }
+    const col_sphere grown = col_sphere_inflate(got, mover);
+    if (!same_float(grown.radius, got.radius + mover) ||
+        !same_float(grown.center.x, got.center.x) || !same_float(grown.center.y, got.center.y) ||
+        !same_float(grown.center.z, got.center.z))
+      world_fails("col_sphere_inflate is not the center and radius + mover_radius", &m, s, &grown);
+    v[0][i] = grown.center.x, v[1][i] = grown.center.y, v[2][i] = grown.center.z;
+    v[3][i] = grown.radius;
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool registered;
   if (!registered) registered = true, atexit(print_counts);
@@ -176,6 +286,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (size_t w = 0; w < sizeof variants / sizeof variants[0]; w++)
     differential(&variants[w], from, to, &set, cv);
   against_exact(from, to, cv, n);
+  if ((mode & 0xE0) == 0xE0) {
+    world(&r, v, n);
+    for (size_t w = 0; w < sizeof variants / sizeof variants[0]; w++)
+      differential(&variants[w], from, to, &set, cv);
+    against_exact(from, to, cv, n);
+  }
   for (int k = 0; k < 4; k++) free(base[k]);
   return 0;
 }

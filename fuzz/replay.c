@@ -6,6 +6,7 @@
 #include "fuzz_common.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,6 +52,10 @@ static void run_path(const char *path) {
   }
   struct dirent **entries;
   const int n = scandir(path, &entries, NULL, by_name);
+  if (n < 0) { /* e.g. EOVERFLOW: a 32-bit build under qemu reading a host's 64-bit inodes */
+    fprintf(stderr, "replay %s: cannot list %s: %s\n", fz_target, path, strerror(errno));
+    exit(2);
+  }
   for (int i = 0; i < n; i++) {
     if (entries[i]->d_name[0] != '.') {
       char full[4096];

@@ -18,7 +18,7 @@ $(DIGEST_BUILD_H): FORCE
 	@mkdir -p $(@D)
 	@t=$@.tmp.$$$$; { printf '#define DG_CC "%s"\n' "$(call dg_quote,$(shell $(CC) --version 2>/dev/null | head -n 1))"; \
 	  printf '#define DG_FLAGS "%s"\n' "$(call dg_quote,$(strip $(ALL_CFLAGS)))"; \
-	  printf '#define DG_CHOICE "%s"\n' "$(call dg_quote,$(strip $(CHOICE_CFLAGS)))"; } > $$t; \
+	  printf '#define DG_CHOICE "%s"\n' "$(call dg_quote,$(VARIANT))"; } > $$t; \
 	  cmp -s $$t $@ || mv $$t $@; rm -f $$t
 
 $(O)/obj/tools/digest/%.o: tools/digest/%.c $(O)/.flags $(DIGEST_BUILD_H) | $(DEPS_STAMP)

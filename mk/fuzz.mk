@@ -29,7 +29,7 @@ fuzz-scene-seeds: $(REAL_SCENE_FILES)
 	@rm -rf $(SCENE_CORPUS)
 	$(if $(strip $(SCENE)),@$(MAKE) --no-print-directory O=build/release build/release/collide-scene)
 	@$(PYTHON) scripts/fuzz/scene-seeds.py --out $(SCENE_CORPUS) \
-	  $(if $(strip $(SCENE)),--tool build/release/collide-scene) $(REAL_SCENE_FILES) $(SCENE)
+	  $(if $(strip $(SCENE)),--tool build/release/collide-scene) $(REAL_SCENE_FILES) $(if $(strip $(SCENE)),--yours $(SCENE))
 .PHONY: fuzz-scene-seeds
 fuzz:
 	@bash scripts/fuzz/fuzz.sh check $(FUZZ_RUN_TARGETS)
@@ -70,7 +70,7 @@ fuzz-failure-check:
 	@bash scripts/fuzz/fuzz-failure-check.sh
 
 # Executions per second of each target (FUZZ_TARGETS) from its committed corpus, alone,
-# FUZZ_SPEED_SECONDS each (default 10): the table docs/fuzzing.md keeps, with the machine.
+# FUZZ_SPEED_SECONDS each (default 10): the table docs/fuzzing-runs.md keeps, with the machine.
 fuzz-speed: fuzz-build
 	@bash scripts/fuzz/fuzz-speed.sh $(FUZZ_TARGETS)
 

@@ -9,7 +9,8 @@ Targets
   all            (the default) build O/libcollide.a and O/libcollide.so.$(VERSION)
   test           everything, about 12 minutes: the unit suite on every backend, plain
                  (build/test) and under ASan+UBSan (build/asan), with the corpus replay, the
-                 peer engines' pair sets and one pass of every benchmark; brief fuzzing;
+                 peer engines' pair sets, the kernel peers' answers and one pass of every
+                 benchmark; brief fuzzing;
                  user-check; install-check
   check          the unit suite in O on every backend (COLLIDE_BACKEND: one), then the peer
                  engines' pair sets, the refused COLLIDE_BACKEND, the corpus replay, the
@@ -56,6 +57,8 @@ Targets
                  or the newest committed run adds over 400 KB to a clone (part of make test)
   peers-doc      rewrite docs/peers.md's engine table from bench/peers/peers.list (make test
                  checks it)
+  kernel-peers-doc  rewrite docs/coming-from.md's kernel table from
+                 bench/kernel-peers/kernel-peers.list (make test checks it)
   fuzz           fuzz FUZZ_TARGETS, FUZZ_SECONDS each on FUZZ_JOBS processes (build/fuzz); the
                  first disagreement stops it, minimized and reported with a fuzz-repro command
   fuzz-repro     replay one input: FUZZ_TARGETS=target INPUT=file (with the run's USER_KERNELS)
@@ -74,16 +77,26 @@ Targets
   fuzz-brief     fuzz FUZZ_TARGETS for FUZZ_BRIEF_SECONDS each, one process a target, FUZZ_LANES
                  targets at once (part of make test)
   fuzz-selftest  show the fuzzers find the seeded bugs, each within SELFTEST_SECONDS
-  cross-test     ARCH=arm64 or s390x: the unit suite on every backend, every corpus through
-                 every backend and the golden digest, bit for bit, cross-built into
-                 build/cross-ARCH, run under qemu; ARCH=wasm32: the golden digest of two
-                 wasm32-wasi builds (plain, -msimd128) under Node's WASI
+  cross-test     ARCH=$(CROSS_ARCHES): bit for bit on that target
+                 (scripts/check/cross-targets.list: the one list), cross-built into
+                 build/cross-ARCH and run under qemu (wasm32: Node's WASI): the row's stages
+                 (the unit suite on every backend, every corpus, the golden digest, clang, the
+                 sanitizers, brief fuzzing), each timed, with an overall ETA from the last run
+  cross-doc      rewrite the target tables of docs/determinism.md and docs/backends.md from the list
   cross-selftest show cross-test ARCH=arm64 finds a seeded bug in native-only NEON code, which
-                 the emulated twin neon-emu (the x86 runs) does not have
+                 the emulated twin neon-emu (the x86 runs) does not have, and ARCH=armhf a
+                 one-ulp change in the scalar reference that only 32-bit targets compile
   fuzz-mutants   mutation testing: MUTANTS mutants, MUTANT_SECONDS each; build/mutants/report.md
                  (the non-equivalent and the raw kill rate)
   fuzz-speed     executions per second of each fuzz target from its committed corpus,
                  FUZZ_SPEED_SECONDS (10) each, with the machine
+  fuzz-coverage  what the fuzzers reach: the targets built with clang's source-based coverage
+                 (build/coverage), each over its corpus, then FUZZ_SECONDS (here 0) of fuzzing;
+                 build/coverage/html/index.html and table.txt (USER_KERNELS' files first, with
+                 their lines no input ran); fails when a public function is run by no target or
+                 core/'s coverage falls below fuzz/coverage-floor.txt (docs/fuzzing.md);
+                 ARCH=arm64: cross-built, run under qemu-aarch64 (native NEON; after cross-test)
+  fuzz-coverage-floor  record the last fuzz-coverage run as the floor, and docs/fuzzing.md's table
   fuzz-merge     fold fuzz/corpus-local/ into the committed corpora
   fuzz-cfl-check run ClusterFuzzLite's build.sh locally
   fuzz-build     build the fuzz targets only
@@ -126,19 +139,22 @@ Variables (default in brackets)
   USER_KERNELS   your C files of kernels ("a.c b.c"), linked into the tests, fuzzers and
                  benchmarks of this command [empty]
   USER_CFLAGS    extra flags for the USER_KERNELS files, e.g. -mavx2 [empty]
-  BENCH          the suite of make bench: quick (2 min), default (10 min), full [default]
+  BENCH          the suite of make bench: quick (2 min), default (10 min), full; smoke (each
+                 benchmark once at its smallest size: a check, no figures, as make test runs it) [default]
   BENCH_ARGS     extra Google Benchmark options, e.g. --benchmark_filter=sprite [empty]
   SCENE          scene files ("a.scene b.scene", docs/scenes.md): make bench times the
                  broadphases, the kept cache and the peers on them (their rows alone without
                  BENCH); make fuzz seeds broadphase, cache and parallel with their boxes [empty]
-  FUZZ_SECONDS   wall-clock seconds per target for make fuzz [30]
+  FUZZ_SECONDS   wall-clock seconds per target for make fuzz [30]; fuzz-coverage: fuzzing after
+                 the corpora [0]
   FUZZ_MINIMIZE_SECONDS  at most this long minimizing a failing input; 0: keep it as found [15]
   INPUT          the input file of fuzz-repro [empty]
   FUZZ_JOBS      processes per target for make fuzz [the cores: $(FUZZ_JOBS_DEFAULT)]
-  FUZZ_TARGETS   the targets of fuzz, fuzz-brief, fuzz-merge, e.g. "aabb mtd" [all:
+  FUZZ_TARGETS   the targets of fuzz, fuzz-brief, fuzz-merge, fuzz-coverage, e.g. "aabb mtd" [all:
                  $(ALL_FUZZ_TARGETS)]
-  FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief and make test [20]
-  FUZZ_LANES     targets fuzzed side by side by fuzz-brief and make test [the cores: $(FUZZ_JOBS_DEFAULT)]
+  FUZZ_BRIEF_SECONDS  seconds per target for fuzz-brief [20] and make test [10]
+  FUZZ_LANES     targets fuzzed side by side by fuzz-brief, make test and fuzz-coverage [the
+                 cores: $(FUZZ_JOBS_DEFAULT)]
   FUZZ_CC        the compiler of the fuzz builds (clang: libFuzzer) [$(CLANG)]
   BENCH_CHOICES  bench-choices' choices, ';'-separated make variables [the default list]
   CHOICE         fuzz-choice's variant: make variables (scripts/bench/choice.py: CFLAGS+=x adds to
@@ -147,9 +163,15 @@ Variables (default in brackets)
                  fast math, -Ofast take effect there); recorded in O/.flags; the build is then
                  "not the reference" (CHOICE_LABEL); refused in build/release, build/test,
                  build/asan, build/tsan, build/fuzz []
+  SIMDE_NATIVE   1: a variant whose emulated twins use SIMDe's native mappings (the target's own
+                 vectors); "not the reference", in a folder of its own (docs/determinism.md) []
+  CROSS_CFLAGS   cross-test: your own flags, after the Makefile's and the target's []
+  CROSS_STAGES   cross-test: a subset of the target's stages (unit replay digest clang sanitize
+                 fuzz emulation; unit:native), or ci: the list's ci column [all]
   DIGEST_ARGS    options for make digest / digest-check (collide-digest --help) []
   SELFTEST_ONLY  fuzz-selftest, cross-selftest run only these seeded bugs (name,name) [all]
   SELFTEST_SECONDS  fuzz-selftest's limit per bug [60]
+  SELFTEST_JOBS  fuzz-selftest's bugs at once [the cores: $(FUZZ_JOBS_DEFAULT)]
   MUTANTS        fuzz-mutants: how many mutants [100]
   MUTANTS_SEED   fuzz-mutants: which sample [1]
   MUTANT_SECONDS fuzz-mutants: seconds of fuzzing per mutant [60]
@@ -170,6 +192,13 @@ endef
 
 # (Evaluated only when make help runs.)
 FUZZ_JOBS_DEFAULT = $(shell nproc)
+CROSS_ARCHES = $(shell $(PYTHON) scripts/check/cross_targets.py names | paste -s -d '|')
 help:
 	$(info $(HELP_TEXT))
 	@:
+
+# A newcomer's paper cuts (misspelled variables, cross-test's ARCH, install-deps, the suites in
+# this help, collide-scene's commands, CROSS_CFLAGS): scripts/check/check-newcomer.sh, in make test.
+.PHONY: newcomer-check
+newcomer-check: $(SCENE_TOOL)
+	@bash scripts/check/check-newcomer.sh $(SCENE_TOOL)

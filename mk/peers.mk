@@ -60,7 +60,7 @@ BENCHBIN := $(O)/collide-bench
 $(O)/bench_context.h: FORCE
 	@mkdir -p $(@D)
 	@{ echo '#define COLLIDE_BENCH_CC "$(shell $(CC) --version | head -n1)"'; \
-	   echo '#define COLLIDE_BENCH_CFLAGS "$(strip $(CFLAGS) $(CHOICE_CFLAGS))"'; \
+	   echo '#define COLLIDE_BENCH_CFLAGS "$(strip $(CFLAGS) $(VARIANT))"'; \
 	   echo '#define COLLIDE_BENCH_GIT_REV "$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'; \
 	 } > $@.tmp.$$$$; cmp -s $@.tmp.$$$$ $@ || mv $@.tmp.$$$$ $@; rm -f $@.tmp.$$$$
 

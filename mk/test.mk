@@ -5,8 +5,15 @@
 # CHECK_TWINS=0 leaves out an emulated backend (<isa>-emu) whose native twin <isa> runs here:
 # the same source on SIMDe's portable C. make test's ASan+UBSan pass does (it cost 30-45 s a
 # backend); its plain pass and the corpus replay, under ASan too, still run every backend.
+# CHECK_SKIP: backends left out of the unit suite (make test's ASan+UBSan pass leaves out
+# autovec, the scalar reference's own source built with -O3 -march=x86-64-v3: the scalar
+# backend's run covers its memory use). CHECK_DIGEST=0 leaves out the golden digest (make test's
+# ASan+UBSan pass: the plain pass checks it on every backend; the replay under ASan reads the
+# corpora, the inputs that probe the edges).
 TEST_LIMIT ?= 300
 CHECK_TWINS ?= 1
+CHECK_SKIP ?=
+CHECK_DIGEST ?= 1
 check: $(TESTBIN)
 	@set -e; \
 	if [ -n "$$COLLIDE_BACKEND" ]; then backends="$$COLLIDE_BACKEND"; \
@@ -15,6 +22,8 @@ check: $(TESTBIN)
 	  native=$${b%-emu}; \
 	  if [ "$(CHECK_TWINS)" = 0 ] && [ "$$native" != "$$b" ] && echo " "$$backends" " | grep -q " $$native "; then \
 	    echo "== $(TESTBIN): $$b left out (CHECK_TWINS=0: its native twin $$native ran)"; continue; fi; \
+	  if echo " $(CHECK_SKIP) " | grep -q " $$b "; then \
+	    echo "== $(TESTBIN): $$b left out (CHECK_SKIP)"; continue; fi; \
 	  echo "== $(TESTBIN) with COLLIDE_BACKEND=$$b"; \
 	  COLLIDE_BACKEND=$$b bash scripts/check/run-tests.sh $(TEST_LIMIT) $(TESTBIN) $(TEST_ARGS); \
 	done
@@ -22,7 +31,7 @@ check: $(TESTBIN)
 	@$(MAKE) --no-print-directory check-env O=$(O)
 	@$(MAKE) --no-print-directory tasks-example O=$(O)
 	@$(MAKE) --no-print-directory replay O=$(O)
-	@$(MAKE) --no-print-directory digest-check O=$(O)
+	$(if $(filter 0,$(CHECK_DIGEST)),@echo "== digest-check left out (CHECK_DIGEST=0)",@$(MAKE) --no-print-directory digest-check O=$(O))
 	@$(MAKE) --no-print-directory bench-smoke O=$(O)
 
 # docs/parallel.md's example: an engine-style job system handed to collide, built against
@@ -98,7 +107,7 @@ check-env: $(TESTBIN)
 # The documentation: README.md and docs/*.md within their size limits, every command README.md
 # shows (make targets and variables, scripts and their options) and every relative link
 # (scripts/check/check-docs.py), after its self-test shows each kind of fault is reported.
-docs-check:
+docs-check: cross-doc-check
 	@$(PYTHON) scripts/check/check-docs.py --self-test
 	@$(PYTHON) scripts/check/check-docs.py
 test: $(DEPS_STAMP) docs-check
@@ -112,16 +121,17 @@ test: results-check
 test: $(DEPS_STAMP)
 	@/usr/bin/python3 scripts/check/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/check/core-graph.py)' >&2; exit 1; }
 	@bash scripts/fuzz/fuzz-selftest.sh --check && bash scripts/check/cross-selftest.sh --check && bash scripts/check/digest-selftest.sh --check
+	@$(PYTHON) scripts/fuzz/fuzz-coverage.py --self-test && $(PYTHON) scripts/fuzz/fuzz-coverage.py doc-check
 	@$(MAKE) --no-print-directory check O=build/test
-	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1 CHECK_TWINS=0
-	@$(MAKE) --no-print-directory fuzz-brief
+	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1 CHECK_TWINS=0 CHECK_SKIP=autovec CHECK_DIGEST=0
+	@$(MAKE) --no-print-directory fuzz-brief FUZZ_BRIEF_SECONDS=$${FUZZ_BRIEF_SECONDS:-10}
 	$(if $(USER_FILES),,@$(MAKE) --no-print-directory user-check)
-	@$(MAKE) --no-print-directory fuzz-failure-check
 	@$(MAKE) --no-print-directory install-check
 	@$(MAKE) --no-print-directory bench-check
+	@$(MAKE) --no-print-directory newcomer-check
 	@$(call user_list,$(if $(USER_FILES),build/test,build/asan)); \
 	echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
-	  "the fuzz failure screen; the installed copy; the benchmark harness's errors; the self-tests' seeded bugs still apply;"\
+	  "the installed copy; the benchmark harness's errors; the self-tests' seeded bugs still apply;"\
 	  "the golden digest, every backend);"\
 	  "user kernels checked: $$checked"\
 	  "from $(or $(USER_FILES),the shipped examples $(EXAMPLE_KERNELS))"
@@ -141,7 +151,7 @@ USER_CHECK_TARGETS := $(if $(USER_FILES),$(FUZZ_TARGETS),aabb mtd broadphase)
 user-check: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory check-user O=build/asan SANITIZE=1 USER_KERNELS="$(USER_CHECK_FILES)"
 	@$(MAKE) --no-print-directory fuzz-brief USER_KERNELS="$(USER_CHECK_FILES)" \
-	  FUZZ_TARGETS="$(USER_CHECK_TARGETS)" FUZZ_BRIEF_SECONDS=10
+	  FUZZ_TARGETS="$(USER_CHECK_TARGETS)" FUZZ_BRIEF_SECONDS=5
 	@$(call user_list,build/asan); \
 	echo "user-check: $$checked from $(USER_CHECK_FILES):"\
 	  "unit suite (ASan+UBSan), corpora, benchmark rows, brief fuzzing ($(USER_CHECK_TARGETS)): ok"

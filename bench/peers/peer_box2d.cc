@@ -53,8 +53,12 @@ public:
     return true;
   }
 
-  // UpdatePairs' callback.
+  void set_static(const uint8_t *is_static) { statics_ = is_static; }
+
+  // UpdatePairs' callback; with static marks, b2ContactManager::AddPair's rule: two bodies that
+  // are not dynamic make no contact (b2Body::ShouldCollide).
   void AddPair(void *a, void *b) {
+    if (statics_ != nullptr && statics_[index_of(a)] && statics_[index_of(b)]) return;
     if (count_only_)
       count_++;
     else if (moving_)
@@ -103,6 +107,7 @@ public:
 
 private:
   bool count_only_, moving_ = false;
+  const uint8_t *statics_ = nullptr;
   std::unique_ptr<b2BroadPhase> bp_;
   std::vector<int32> proxies_;
   std::vector<col_pair> pairs_;          // from scratch: as UpdatePairs reported them

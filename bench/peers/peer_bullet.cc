@@ -89,12 +89,20 @@ public:
     case Kind::Simple: broadphase_.reset(new btSimpleBroadphase((int)b->count + 1, cache)); break;
     }
     proxies_.resize(b->count);
-    for (size_t i = 0; i < b->count; i++)
+    // The static rule (set_static): static boxes in StaticFilter, masking StaticFilter out, so
+    // the pair cache's needsBroadphaseCollision drops a pair of two of them.
+    const int static_mask = btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter;
+    for (size_t i = 0; i < b->count; i++) {
+      const bool fixed = statics_ != nullptr && statics_[i];
       proxies_[i] = broadphase_->createProxy(
           corner(b, b->min, i), corner(b, b->max, i), 0, reinterpret_cast<void *>(i + 1),
-          btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter, nullptr);
+          fixed ? btBroadphaseProxy::StaticFilter : btBroadphaseProxy::DefaultFilter,
+          fixed ? static_mask : btBroadphaseProxy::AllFilter, nullptr);
+    }
     return true;
   }
+
+  void set_static(const uint8_t *is_static) { statics_ = is_static; }
 
   void find() { broadphase_->calculateOverlappingPairs(nullptr); }
 
@@ -119,6 +127,7 @@ public:
 private:
   Kind kind_;
   bool count_only_;
+  const uint8_t *statics_ = nullptr;
   std::unique_ptr<CountingPairCache> counter_; // outlives broadphase_ (declared first)
   std::unique_ptr<btBroadphaseInterface> broadphase_;
   std::vector<btBroadphaseProxy *> proxies_;

@@ -21,6 +21,10 @@ typedef struct chip_peer {
   chip_kind kind;
   bool count_only;
   cpSpatialIndex *index;
+  /* With static marks (chip_set_static): the static boxes in an index of their own, met each
+   * frame by cpSpatialIndexCollideStatic, as cpSpace does with its static shapes. */
+  cpSpatialIndex *statics;
+  const uint8_t *marks;
   cpBB *bb; /* box i is object &bb[i] */
   size_t n, count;
   col_pairs pairs; /* the pairs handed over by the last reindex query */
@@ -46,8 +50,13 @@ static void *chip_create(int kind, bool count_only) {
 static void chip_clear(void *self) {
   chip_peer *p = self;
   if (p->index) cpSpatialIndexFree(p->index);
+  if (p->statics) cpSpatialIndexFree(p->statics);
   free(p->bb);
-  p->index = NULL, p->bb = NULL, p->n = 0, p->count = 0, p->pairs.count = 0;
+  p->index = NULL, p->statics = NULL, p->bb = NULL, p->n = 0, p->count = 0, p->pairs.count = 0;
+}
+
+static void chip_set_static(void *self, const uint8_t *is_static) {
+  ((chip_peer *)self)->marks = is_static;
 }
 
 static void chip_destroy(void *self) {
@@ -69,28 +78,34 @@ static bool chip_build(void *self, const col_boxes *b) {
   if (!p->bb) return false;
   p->n = b->count;
   for (size_t i = 0; i < b->count; i++) set_box(p, b, i);
-  switch (p->kind) {
-  case BBTREE: p->index = cpBBTreeNew(box_bb, NULL); break;
-  case SWEEP1D: p->index = cpSweep1DNew(box_bb, NULL); break;
-  case SPACEHASH: {
-    /* Chipmunk's advice for cpSpaceUseSpatialHash: cells about the average shape size,
-     * about 10x as many buckets as objects. */
-    double extent = 0;
-    for (size_t i = 0; i < b->count; i++)
-      extent += (p->bb[i].r - p->bb[i].l) + (p->bb[i].t - p->bb[i].b);
-    const double dim = b->count ? extent / (2.0 * (double)b->count) : 1.0;
-    p->index = cpSpaceHashNew(dim > 0 ? dim : 1.0, (int)(10 * b->count + 1), box_bb, NULL);
-    break;
+  /* Chipmunk's advice for cpSpaceUseSpatialHash: cells about the average shape size, about
+   * 10x as many buckets as objects. */
+  double extent = 0;
+  for (size_t i = 0; i < b->count; i++)
+    extent += (p->bb[i].r - p->bb[i].l) + (p->bb[i].t - p->bb[i].b);
+  const double dim = b->count ? extent / (2.0 * (double)b->count) : 1.0;
+  for (int k = 0; k < 1 + (p->marks != NULL); k++) {
+    cpSpatialIndex *made = NULL;
+    switch (p->kind) {
+    case BBTREE: made = cpBBTreeNew(box_bb, NULL); break;
+    case SWEEP1D: made = cpSweep1DNew(box_bb, NULL); break;
+    case SPACEHASH:
+      made = cpSpaceHashNew(dim > 0 ? dim : 1.0, (int)(10 * b->count + 1), box_bb, NULL);
+      break;
+    }
+    if (!made) return false;
+    *(k == 0 ? &p->index : &p->statics) = made;
   }
-  }
-  if (!p->index) return false;
-  for (size_t i = 0; i < b->count; i++) cpSpatialIndexInsert(p->index, &p->bb[i], i);
+  for (size_t i = 0; i < b->count; i++)
+    cpSpatialIndexInsert(p->marks && p->marks[i] ? p->statics : p->index, &p->bb[i], i);
   return true;
 }
 
 static void chip_find(void *self) {
   chip_peer *p = self;
   p->pairs.count = 0, p->count = 0;
+  /* cpSpaceStep's order: the moving shapes against the static ones, then among themselves. */
+  if (p->statics) cpSpatialIndexCollideStatic(p->index, p->statics, collect, p);
   cpSpatialIndexReindexQuery(p->index, collect, p);
 }
 
@@ -98,7 +113,11 @@ static void chip_move(void *self, const col_boxes *b, const uint32_t *moved, con
                       size_t count) {
   (void)delta;
   chip_peer *p = self;
-  for (size_t k = 0; k < count; k++) set_box(p, b, moved[k]);
+  for (size_t k = 0; k < count; k++) {
+    set_box(p, b, moved[k]);
+    if (p->statics && p->marks[moved[k]]) /* a static box that moved (a door) */
+      cpSpatialIndexReindexObject(p->statics, &p->bb[moved[k]], moved[k]);
+  }
   chip_find(p);
 }
 
@@ -111,8 +130,8 @@ static size_t chip_reported(void *self, col_pairs *out) {
   return p->pairs.count;
 }
 
-static const peer_ops ops = {chip_create, chip_destroy, chip_clear,    chip_build,
-                             chip_find,   chip_move,    chip_reported, NULL};
+static const peer_ops ops = {chip_create, chip_destroy,  chip_clear, chip_build,     chip_find,
+                             chip_move,   chip_reported, NULL,       chip_set_static};
 /* cpSweep1D hands over x-only candidates (~N^2 / 30 pairs on boxprune2d): it stops at 16,384
  * boxes in the benchmarks. */
 static const peer_structure structures[] = {

@@ -8,7 +8,8 @@
 // and, where the engine has them,
 //   void move(const col_boxes *, const uint32_t *moved, const float *delta, size_t count)
 //   void stored(uint32_t i, float min[2], float max[2]) const
-// which fill peer_ops.move and peer_ops.stored_box (NULL without them).
+//   void set_static(const uint8_t *is_static)
+// which fill peer_ops.move, peer_ops.stored_box and peer_ops.set_static (NULL without them).
 #ifndef COLLIDE_PEER_OPS_H
 #define COLLIDE_PEER_OPS_H
 
@@ -24,6 +25,8 @@ template <class P, class = void> struct has_move : std::false_type {};
 template <class P> struct has_move<P, std::void_t<decltype(&P::move)>> : std::true_type {};
 template <class P, class = void> struct has_stored : std::false_type {};
 template <class P> struct has_stored<P, std::void_t<decltype(&P::stored)>> : std::true_type {};
+template <class P, class = void> struct has_static : std::false_type {};
+template <class P> struct has_static<P, std::void_t<decltype(&P::set_static)>> : std::true_type {};
 
 // Engines allocate as they like; an adapter's constructor only records its arguments, so
 // nothrow new is the whole out-of-memory story (create returns NULL).
@@ -47,18 +50,27 @@ template <class P> size_t trampoline_reported(void *self, col_pairs *out) {
 template <class P> void trampoline_stored(void *self, uint32_t i, float min[2], float max[2]) {
   static_cast<const P *>(self)->stored(i, min, max);
 }
+template <class P> void trampoline_static(void *self, const uint8_t *is_static) {
+  static_cast<P *>(self)->set_static(is_static);
+}
 
 } // namespace peer_ops_detail
 
 // The operations of class P, for its structures' peer_structure.ops.
 template <class P> constexpr peer_ops peer_ops_of() {
   namespace d = peer_ops_detail;
-  peer_ops ops = {d::trampoline_create<P>,   d::trampoline_destroy<P>,
-                  d::trampoline_clear<P>,    d::trampoline_build<P>,
-                  d::trampoline_find<P>,     nullptr,
-                  d::trampoline_reported<P>, nullptr};
+  peer_ops ops = {d::trampoline_create<P>,
+                  d::trampoline_destroy<P>,
+                  d::trampoline_clear<P>,
+                  d::trampoline_build<P>,
+                  d::trampoline_find<P>,
+                  nullptr,
+                  d::trampoline_reported<P>,
+                  nullptr,
+                  nullptr};
   if constexpr (d::has_move<P>::value) ops.move = d::trampoline_move<P>;
   if constexpr (d::has_stored<P>::value) ops.stored_box = d::trampoline_stored<P>;
+  if constexpr (d::has_static<P>::value) ops.set_static = d::trampoline_static<P>;
   return ops;
 }
 

@@ -52,6 +52,14 @@ typedef struct peer_ops {
   /* NULL when the engine stores boxes as given: the box the engine holds for box i now
    * (Box2D's fat AABB), for the tests that pin down its reported set. */
   void (*stored_box)(void *self, uint32_t i, float min[2], float max[2]);
+  /* NULL when the structure has no static rule of its own: the next builds take `is_static`
+   * (one byte a box, nonzero: static; kept by pointer, NULL: none) and never report a pair of
+   * two static boxes, by the engine's own means (Bullet: collision filter groups, the static
+   * ones in StaticFilter masking StaticFilter out; Box2D: b2ContactManager's rule that a pair of
+   * two bodies that are not dynamic makes no contact, applied to the pairs UpdatePairs hands
+   * over, the static proxies never moved unless they change; Chipmunk: cpSpace's two indexes, the
+   * static boxes in one met with cpSpatialIndexCollideStatic). */
+  void (*set_static)(void *self, const uint8_t *is_static);
 } peer_ops;
 
 typedef struct peer_structure {

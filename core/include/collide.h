@@ -236,8 +236,10 @@ col_mat4 col_mat4_scale_translation(col_vec3 scale, col_vec3 translation);
 
 /* XNA's BoundingSphere.Transform: center' = center * M (row vector, as
  * ((x*m[0][j] + y*m[1][j]) + z*m[2][j]) + m[3][j]), radius' = radius * sqrtf(the largest squared
- * length of the rows 0..2 of M). For a scale+translation matrix that is
- * radius * max(|sx|, |sy|, |sz|) (exact unless a squared scale overflows or underflows). */
+ * length of the rows 0..2 of M), a row's squared length being (m[r][0]^2 + m[r][1]^2) +
+ * m[r][2]^2 (a NaN one is never the largest; none above 0 gives radius * 0). For a
+ * scale+translation matrix that is radius * max(|sx|, |sy|, |sz|) (exact unless a squared
+ * scale overflows or underflows). */
 col_sphere col_sphere_transform(col_sphere s, col_mat4 world);
 
 /* A set of spheres as a structure of arrays. With count == 0 the pointers may be NULL. */

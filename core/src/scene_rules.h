@@ -82,6 +82,7 @@ static inline bool col__scene_fits(unsigned dims, uint64_t count, uint64_t frame
  * checked by the caller. */
 col_status col__scene_text_read(const unsigned char *p, size_t n, col_scene *out,
                                 col_scene_error *e);
-col_status col__scene_text_write(FILE *f, const col_boxes *frames, size_t nframes);
+col_status col__scene_text_write(FILE *f, const col_boxes *frames, size_t nframes,
+                                 const uint8_t *is_static);
 
 #endif

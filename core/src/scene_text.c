@@ -1,6 +1,6 @@
 /* The text form of scene files (collide/scene.h, docs/scenes.md): one box per line, frames
  * separated by "---", numbers read and written in the "C" locale's form whatever the
- * program's locale. */
+ * program's locale; version 2 adds "static" lines that mark boxes by index. */
 #include "scene_rules.h"
 
 #include <errno.h>
@@ -52,6 +52,13 @@ typedef struct text_reader {
   uint64_t count, in_frame;  /* the first frame's count (once ended), this frame's boxes */
   uint64_t frames;           /* frames ended */
   uint64_t line, line_start; /* the current line and its offset */
+  unsigned version;
+  /* Version 2's static marks: ranges [lo, hi] of box indices, with the line and offset of
+   * each (checked against the count once it is known). */
+  struct mark_range {
+    uint64_t lo, hi, line, offset;
+  } * ranges;
+  size_t nranges, ranges_cap;
 } text_reader;
 
 static col_status fail(text_reader *r, uint64_t offset, const char *reason, const char *detail,
@@ -137,15 +144,56 @@ static col_status header_line(text_reader *r, const unsigned char *s, const unsi
     return col__scene_fail(r->e, COL_ERR_FORMAT, 0, 0, true,
                            "not a collide scene (no \"collide-scene\" line, no \"COLSCENE\" magic)",
                            NULL);
-  if (words < 2 || len[1] != 1 || w[1][0] != '1')
+  if (words < 2 || len[1] != 1 || (w[1][0] != '1' && w[1][0] != '2'))
     return col__scene_fail(r->e, COL_ERR_VERSION, 1, words < 2 ? 0 : (uint64_t)(w[1] - r->p), true,
-                           "unsupported version (this reader reads version 1)", NULL);
+                           "unsupported version (this reader reads versions 1 and 2)", NULL);
   if (words != 3 || len[2] != 2 || (w[2][0] != '2' && w[2][0] != '3') || w[2][1] != 'd')
     return col__scene_fail(r->e, COL_ERR_FORMAT, 1, words < 3 ? 0 : (uint64_t)(w[2] - r->p), true,
                            "bad header (want \"collide-scene 1 2d\" or \"collide-scene 1 3d\")",
                            NULL);
   r->dims = (unsigned)(w[2][0] - '0');
+  r->version = (unsigned)(w[1][0] - '0');
   return COL_OK;
+}
+
+/* A decimal index (digits only, below 2^32). */
+static bool parse_index(const unsigned char *t, const unsigned char *end, uint64_t *out) {
+  if (t == end || end - t > 10) return false;
+  uint64_t v = 0;
+  for (; t < end; t++) {
+    if (*t < '0' || *t > '9') return false;
+    v = v * 10 + (uint64_t)(*t - '0');
+  }
+  *out = v;
+  return v <= UINT32_MAX;
+}
+
+/* A "static" line [q, end) (q after the word): indices and ranges "lo-hi" of boxes that never
+ * move, separated by blanks. */
+static col_status static_line(text_reader *r, const unsigned char *q, const unsigned char *end) {
+  if (r->version < 2)
+    return fail(r, r->line_start, "a \"static\" line needs version 2 of the format",
+                "the header says \"collide-scene 1\"", 0, 0);
+  for (;;) {
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
+    if (q == end) return COL_OK;
+    const unsigned char *t = q;
+    while (q < end && *q != ' ' && *q != '\t') q++;
+    const unsigned char *dash = memchr(t, '-', (size_t)(q - t));
+    uint64_t lo, hi;
+    if (!parse_index(t, dash != NULL ? dash : q, &lo) ||
+        (dash != NULL && !parse_index(dash + 1, q, &hi)) || (dash != NULL && hi < lo))
+      return fail(r, (uint64_t)(t - r->p), "bad static mark",
+                  "want a box index or a range lo-hi (lo <= hi)", 0, 0);
+    if (dash == NULL) hi = lo;
+    if (r->nranges == r->ranges_cap) {
+      const size_t cap = r->ranges_cap ? 2 * r->ranges_cap : 16;
+      struct mark_range *grown = realloc(r->ranges, cap * sizeof *grown);
+      if (grown == NULL) return COL_ERR_MEMORY;
+      r->ranges = grown, r->ranges_cap = cap;
+    }
+    r->ranges[r->nranges++] = (struct mark_range){lo, hi, r->line, (uint64_t)(t - r->p)};
+  }
 }
 
 static col_status read_lines(text_reader *r) {
@@ -173,6 +221,9 @@ static col_status read_lines(text_reader *r) {
         st = t == end ? end_frame(r)
                       : fail(r, (uint64_t)(q - r->p), "not a number",
                              "a separator is \"---\" alone", 0, 0);
+      } else if ((size_t)(end - q) >= 6 && memcmp(q, "static", 6) == 0 &&
+                 (end - q == 6 || q[6] == ' ' || q[6] == '\t')) {
+        st = static_line(r, q + 6, end);
       } else {
         st = box_line(r, s, end, point);
       }
@@ -193,7 +244,20 @@ col_status col__scene_text_read(const unsigned char *p, size_t n, col_scene *out
   text_reader r = {.p = p, .n = n, .e = e};
   col_status st = read_lines(&r);
   float *data = NULL;
+  uint8_t *marks = NULL;
   const size_t want = 2u * r.dims;
+  for (size_t k = 0; st == COL_OK && k < r.nranges; k++)
+    if (r.ranges[k].hi >= r.count) {
+      r.line = r.ranges[k].line;
+      st = fail(&r, r.ranges[k].offset, "static mark past the last box", "box %llu of %llu boxes",
+                r.ranges[k].hi, r.count);
+    }
+  if (st == COL_OK && r.version == 2 && r.nranges > 0) {
+    marks = calloc(r.count + (r.count == 0), 1);
+    if (marks == NULL) st = COL_ERR_MEMORY;
+    for (size_t k = 0; marks != NULL && k < r.nranges; k++)
+      memset(marks + r.ranges[k].lo, 1, (size_t)(r.ranges[k].hi - r.ranges[k].lo + 1));
+  }
   if (st == COL_OK) {
     /* The boxes into the scene's arrays: frame f, array a, box i at (f * 2 dims + a) * count + i.
      */
@@ -209,12 +273,15 @@ col_status col__scene_text_read(const unsigned char *p, size_t n, col_scene *out
                        .count = (size_t)r.count,
                        .frames = (size_t)r.frames,
                        .form = COL_SCENE_TEXT,
-                       .data = data};
+                       .data = data,
+                       .is_static = marks};
+  } else {
+    free(marks);
   }
   if (st == COL_ERR_MEMORY)
     col__scene_fail(e, st, 0, 0, false, "out of memory", "reading %llu boxes",
                     (unsigned long long)r.nboxes);
-  free(r.boxes);
+  free(r.boxes), free(r.ranges);
   return st;
 }
 
@@ -230,13 +297,35 @@ static int put_number(FILE *f, float v, char point, bool last) {
   return fputs(buf, f) < 0 || fputc(last ? '\n' : ' ', f) < 0;
 }
 
-col_status col__scene_text_write(FILE *f, const col_boxes *frames, size_t nframes) {
+/* The marked boxes as "static" lines of at most 16 runs each ("lo-hi", or "i" alone). */
+static int put_marks(FILE *f, const uint8_t *marks, size_t count) {
+  int bad = 0;
+  unsigned runs = 0;
+  for (size_t i = 0; i < count && !bad;) {
+    if (!marks[i]) {
+      i++;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < count && marks[j + 1]) j++;
+    if (runs == 0) bad |= fputs("static", f) < 0;
+    bad |= (j > i ? fprintf(f, " %zu-%zu", i, j) : fprintf(f, " %zu", i)) < 0;
+    if (++runs == 16) bad |= fputc('\n', f) < 0, runs = 0;
+    i = j + 1;
+  }
+  if (runs > 0) bad |= fputc('\n', f) < 0;
+  return bad;
+}
+
+col_status col__scene_text_write(FILE *f, const col_boxes *frames, size_t nframes,
+                                 const uint8_t *is_static) {
   const unsigned dims = frames[0].dims;
   const size_t count = frames[0].count;
   const char point = locale_point();
-  int bad = fprintf(f, "%s %u %ud\n", COL__SCENE_TEXT_MAGIC, COL_SCENE_VERSION, dims) < 0;
+  int bad = fprintf(f, "%s %u %ud\n", COL__SCENE_TEXT_MAGIC, is_static != NULL ? 2u : 1u, dims) < 0;
   bad |= fprintf(f, "# %zu boxes a frame, %zu frames; a box: min x, min y,%s max x, max y%s\n",
                  count, nframes, dims == 3 ? " min z," : "", dims == 3 ? ", max z" : "") < 0;
+  if (is_static != NULL) bad |= put_marks(f, is_static, count);
   for (size_t fr = 0; fr < nframes && !bad; fr++) {
     if (fr > 0) bad |= fputs(COL__SCENE_SEPARATOR "\n", f) < 0;
     const col_boxes *b = &frames[fr];

@@ -119,3 +119,47 @@ Test(parallel, cache_whole_frames) {
   col_pairs_free(&got);
   set_free(&s);
 }
+
+/* A task system that runs every task and then says it failed (parallel.h allows it): with the
+ * fallback the call starts over on the calling thread and gives the sequential pairs (it once ran
+ * the failed pass's tasks a second time over their own output); without, COL_ERR_TASKS and an
+ * empty list. The cache's whole frames the same. */
+Test(parallel, fallback_after_tasks_that_ran) {
+  uint64_t rng = 5;
+  box_set s = set_make(6000, 2);
+  par_fill(&s, UNIFORM, &rng);
+  col_pairs want = {0}, got = {0};
+  cr_assert_eq(col_broadphase_pairs(COL_BROADPHASE_SAP, &s.boxes, COL_TOUCH_OVERLAPS, &want, NULL),
+               COL_OK);
+  col_pairs_sort(&want);
+  test_tasks t = {3, 1, 0, 0};
+  const col_task_system ts = {run_test_tasks, &t, 2};
+  col_parallel par = {&ts, 2, true};
+  for (int any = 0; any < 2; any++) {
+    const col_status st =
+        any ? col_broadphase_pairs_parallel_any_order(&s.boxes, COL_TOUCH_OVERLAPS, &par, &got,
+                                                      NULL)
+            : col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &got, NULL);
+    cr_assert_eq(st, COL_OK);
+    col_pairs_sort(&got);
+    cr_assert_eq(got.count, want.count, "any order %d: %zu pairs, want %zu", any, got.count,
+                 want.count);
+    cr_assert(memcmp(got.data, want.data, want.count * sizeof(col_pair)) == 0);
+  }
+  cr_assert_gt(t.calls, 0u, "the task system was asked");
+  col_broadphase_cache *cache;
+  cr_assert_eq(col_broadphase_cache_create(&cache), COL_OK);
+  cr_assert_eq(col_broadphase_cache_set_algorithm(cache, COL_BROADPHASE_SAP), COL_OK);
+  cr_assert_eq(col_broadphase_cache_set_parallel(cache, &par), COL_OK);
+  cr_assert_eq(col_broadphase_cache_update(cache, &s.boxes, COL_TOUCH_OVERLAPS, &got, NULL),
+               COL_OK);
+  col_pairs_sort(&got);
+  cr_assert_eq(got.count, want.count);
+  par.allow_sequential_fallback = false;
+  cr_assert_eq(col_broadphase_pairs_parallel(&s.boxes, COL_TOUCH_OVERLAPS, &par, &got, NULL),
+               COL_ERR_TASKS);
+  cr_assert_eq(got.count, 0u);
+  col_broadphase_cache_destroy(cache);
+  col_pairs_free(&want), col_pairs_free(&got);
+  set_free(&s);
+}

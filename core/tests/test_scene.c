@@ -221,8 +221,8 @@ static const bad_case bad[] = {
      0, 0},
     {"other file", "hello\n", COL_ERR_FORMAT,
      "not a collide scene (no \"collide-scene\" line, no \"COLSCENE\" magic)", 0, 0},
-    {"text version 2", "collide-scene 2 2d\n", COL_ERR_VERSION,
-     "unsupported version (this reader reads version 1)", 1, 14},
+    {"text version 3", "collide-scene 3 2d\n", COL_ERR_VERSION,
+     "unsupported version (this reader reads versions 1 and 2)", 1, 14},
     {"4d", "collide-scene 1 4d\n", COL_ERR_FORMAT,
      "bad header (want \"collide-scene 1 2d\" or \"collide-scene 1 3d\")", 1, 16},
     {"no dims", "collide-scene 1\n", COL_ERR_FORMAT,
@@ -248,8 +248,8 @@ static const bad_case bad[] = {
     {"NUL byte", H2 "0 0 1 1\0\n", COL_ERR_FORMAT, "not a number", 2, 25},
     {"binary short header", "COLSCENE\1\0\0\0", COL_ERR_FORMAT, "truncated", 0, 12},
     /* The binary ones below: built by binary() from the case's index. */
-    {"binary version 2", NULL, COL_ERR_VERSION, "unsupported version (this reader reads version 1)",
-     0, 8},
+    {"binary version 3", NULL, COL_ERR_VERSION,
+     "unsupported version (this reader reads versions 1 and 2)", 0, 8},
     {"binary dims 4", NULL, COL_ERR_FORMAT, "dims not 2 or 3", 0, 12},
     {"binary no frame", NULL, COL_ERR_FORMAT, "no frame", 0, 20},
     {"binary huge counts", NULL, COL_ERR_FORMAT,
@@ -277,7 +277,7 @@ static size_t case_bytes(size_t i, unsigned char *out) {
   /* Two 2D boxes: (0,0)-(1,1) and (2,2)-(3,3), arrays min x, min y, max x, max y. */
   float v[8] = {0, 2, 0, 2, 1, 3, 1, 3};
   const char *name = c->name;
-  if (strcmp(name, "binary version 2") == 0) return binary(out, 2, 2, 2, 1, v, 8);
+  if (strcmp(name, "binary version 3") == 0) return binary(out, 3, 2, 2, 1, v, 8);
   if (strcmp(name, "binary dims 4") == 0) return binary(out, 1, 4, 2, 1, v, 8);
   if (strcmp(name, "binary no frame") == 0) return binary(out, 1, 2, 2, 0, NULL, 0);
   if (strcmp(name, "binary huge counts") == 0)

@@ -6,6 +6,7 @@
 #include "helpers.h"
 
 #include "broadphase/broadphase.h"
+#include "broadphase/cache/kgrid.h"
 #include "sim_grid.h"
 
 #include <signal.h>
@@ -151,6 +152,64 @@ Test(validate, the_simulation_grid_check_names_each_broken_rule) {
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     grid_break brk = cases[k].brk;
     expect_abort(grid_run, &brk, cases[k].want);
+  }
+}
+
+/* The kept grid (cache/kgrid.h) over a 10 x 10 block of touching unit boxes and an infinite
+ * floor over half the rows of cells (a big box: box 100), box 4 moving; broken one way per
+ * case. */
+typedef enum {
+  KG_RIGHT,
+  KG_FLAGS,
+  KG_MOVED_PLACED,
+  KG_ROOM_NOT_NAN,
+  KG_COUNT_OVER,
+  KG_BIG_POS,
+  KG_BOX_MOVED
+} kg_break;
+
+static void kgrid_run(void *arg) {
+  enum { N = 101 };
+  float v[4][N];
+  for (int i = 0; i < 100; i++)
+    v[0][i] = (float)(i % 10), v[1][i] = (float)(i / 10), v[2][i] = v[0][i] + 1,
+    v[3][i] = v[1][i] + 1;
+  v[0][100] = -INFINITY, v[1][100] = 0, v[2][100] = INFINITY, v[3][100] = 5.5f;
+  const col_boxes b = {2, {v[0], v[1], NULL}, {v[2], v[3], NULL}, N};
+  bool moving[N] = {false};
+  moving[4] = true;
+  col__kgrid g = {0};
+  if (col__kgrid_build(&g, &b, moving, NULL) != COL_OK || g.place[100] != COL__PLACE_BIG) abort();
+  const kg_break brk = arg ? *(const kg_break *)arg : KG_RIGHT;
+  size_t first = 0;
+  while (g.count[first] == 0) first++; /* a cell holding entries */
+  const size_t s = g.base[first];
+  if (brk == KG_FLAGS) set_word(&g, s, COL__KG_FLAGS(&g), word_at(&g, s, COL__KG_FLAGS(&g)) ^ 1u);
+  if (brk == KG_MOVED_PLACED) moving[word_at(&g, s, COL__KG_INDEX(&g))] = true;
+  if (brk == KG_ROOM_NOT_NAN) *entry_at(&g, s + g.count[first], 0) = 0.0f;
+  if (brk == KG_COUNT_OVER) g.count[first] = g.base[first + 1] - g.base[first] + 1;
+  if (brk == KG_BIG_POS) g.range[6 * 100] = 5;
+  if (brk == KG_BOX_MOVED) v[0][word_at(&g, s, COL__KG_INDEX(&g))] += 0.5f;
+  col__kgrid_validate(&g, &b, moving);
+  col__kgrid_free(&g);
+}
+
+Test(validate, the_kept_grid_check_names_each_broken_rule) {
+  expect_abort(kgrid_run, NULL, NULL);
+  static const struct {
+    kg_break brk;
+    const char *want;
+  } cases[] = {
+      {KG_FLAGS, "collide: kept grid invalid: an entry's first-cell flags are wrong"},
+      {KG_MOVED_PLACED, "kept grid invalid: a moving box rests in the grid"},
+      {KG_ROOM_NOT_NAN, "kept grid invalid: a cell's room is not NaN"},
+      {KG_COUNT_OVER, "kept grid invalid: a cell's entries exceed its room"},
+      {KG_BIG_POS, "kept grid invalid: a big box's position is wrong (at index 100)"},
+      {KG_BOX_MOVED, "kept grid invalid: an entry's box differs from the box"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    kg_break brk = cases[k].brk;
+    expect_abort(kgrid_run, &brk, cases[k].want);
   }
 }
 

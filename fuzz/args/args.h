@@ -1,8 +1,9 @@
 /* The argument fuzz target (fuzz_args.c, which only picks the operation) in parts by concern:
  * the kernels (kernels.c), the broadphases (broadphase.c), the simulations (sims.c), the
- * registration of one's own backend or broadphase (register.c). Each part decodes its
- * operation's arguments from the input and judges the call against the header's error list
- * with the helpers below (args.c). */
+ * registration of one's own backend or broadphase (register.c), the backend registry's other
+ * calls (registry.c), the thread pool and the parallel calls (pool.c), scene files (scene.c). Each
+ * part decodes its operation's arguments from the input and judges the call against the header's
+ * error list with the helpers below (args.c). */
 #ifndef COLLIDE_FUZZ_ARGS_H
 #define COLLIDE_FUZZ_ARGS_H
 
@@ -49,6 +50,10 @@ void fa_push_starved(col_pairs *out, uint32_t a, uint32_t b);
  * other targets cover valid calls). */
 bool fa_fits(size_t count);
 
+/* A sprite from the input (kernels.c): sizes and stride from edge values, pixels allocated
+ * when small (*small), else NULL; *applies gets col_sprite_check's errors for it. */
+col_sprite fa_decode_sprite(fz_reader *r, unsigned *applies, bool *small);
+
 /* The operations (the operation byte picks one). */
 void fa_aabb_query(fz_reader *r, int dims, bool aos);
 void fa_mtd_batch(fz_reader *r);
@@ -60,6 +65,16 @@ void fa_pixel_move(fz_reader *r, bool reference);
 void fa_broadphase(fz_reader *r);
 void fa_bipartite(fz_reader *r);
 void fa_register(fz_reader *r);
+/* A registration with a name of the input's bytes (register.c; the registry operation's). */
+void fa_register_named(fz_reader *r);
 void fa_sims(fz_reader *r);
+/* Added later (operation bytes 0xE0-0xEF): */
+void fa_registry(fz_reader *r);       /* the backend registry (registry.c) */
+void fa_pool(fz_reader *r);           /* collide's thread pool (pool.c) */
+void fa_parallel(fz_reader *r);       /* the parallel broadphase's entry points (pool.c) */
+void fa_scene(fz_reader *r);          /* scene files (scene.c) */
+void fa_cache_settings(fz_reader *r); /* the cache's settings, the pair list (broadphase.c) */
+void fa_stream(fz_reader *r);         /* the streamed pair search's arguments (broadphase.c) */
+void fa_masks(fz_reader *r);          /* the masks' constructors (masks.c) */
 
 #endif

@@ -1,5 +1,5 @@
-/* Argument fuzzing of the broadphases: the pair search, the per-frame cache and the bipartite
- * sweep (see fuzz_args.c). */
+/* Argument fuzzing of the broadphases: the pair search (with the per-frame cache) and the
+ * bipartite sweep (see fuzz_args.c; the cache's settings and the streamed search: cache.c). */
 #include "args.h"
 
 #include <limits.h>
@@ -49,6 +49,26 @@ void fa_broadphase(fz_reader *r) {
   if (listed && !list_null)
     for (size_t q = 0; q < list_count; q++)
       if (list[q] >= n) applies |= ERR(COL_ERR_SIZE);
+  /* Static marks (pick bit 3, when the algorithm is not an odd value): the static rule's call,
+   * or (bit 4) its parallel form on the built-in pool, which takes any dims sweep and prune
+   * takes; bit 5 a NULL marks array (the plain call). The cache gets the marks set, one more
+   * than the boxes when bit 5 is set (the update's SIZE); bit 4 turns its contact events on,
+   * asked for after the update (ARGUMENT after a failed one). */
+  const bool marked = !(pick & 0x80) && (pick & 8), par_static = marked && !cached && (pick & 16);
+  const bool marks_null = marked && !cached && (pick & 32);
+  const bool marks_over = marked && cached && (pick & 32),
+             tracked = marked && cached && (pick & 16);
+  uint8_t *marks = NULL;
+  if (marked && !marks_null) { /* a count too large to allocate fails its checks first */
+    const size_t room = fa_fits(n) ? n + 1 : 1;
+    marks = fz_alloc(room);
+    for (size_t i = 0; i < room; i++) marks[i] = (uint8_t)(i % 3 == 0);
+  }
+  if (par_static) applies &= ~ERR(COL_ERR_ARGUMENT) & ~ERR(COL_ERR_SIZE);
+  if (par_static && ((dims != 2 && dims != 3) || n > UINT32_MAX)) applies |= ERR(COL_ERR_SIZE);
+  if (par_static && !fa_valid01(touch)) applies |= ERR(COL_ERR_ARGUMENT);
+  const bool marks_set = marked && cached && fa_fits(n); /* the marks' copy is allocated */
+  if (marks_over && marks_set) applies |= ERR(COL_ERR_SIZE);
   const uint8_t starve = fa_starve(r);
   if (starve & 0x40)
     fa_push_starved(&out, 7, 9);
@@ -59,6 +79,9 @@ void fa_broadphase(fz_reader *r) {
     col_broadphase_cache *cache = NULL;
     if (cached) {
       if (col_broadphase_cache_create(&cache) != COL_OK) abort();
+      if (marks_set && col_broadphase_cache_set_static(cache, marks, n + marks_over) != COL_OK)
+        abort();
+      if (tracked && col_broadphase_cache_track_changes(cache, true) != COL_OK) abort();
       fa_arm(starve);
       if (listed)
         st = col_broadphase_cache_update_moved(
@@ -67,19 +90,46 @@ void fa_broadphase(fz_reader *r) {
       else
         st = col_broadphase_cache_update(cache_null ? NULL : cache, boxes_null ? NULL : &boxes,
                                          (col_touch)touch, out_null ? NULL : &out, NULL);
+    } else if (par_static) {
+      fa_arm(starve);
+      st = col_broadphase_pairs_parallel_static(boxes_null ? NULL : &boxes, marks, (col_touch)touch,
+                                                NULL, out_null ? NULL : &out, NULL);
+    } else if (marked) {
+      fa_arm(starve);
+      st = col_broadphase_pairs_static((col_broadphase)algorithm, boxes_null ? NULL : &boxes, marks,
+                                       (col_touch)touch, out_null ? NULL : &out, NULL);
     } else {
       fa_arm(starve);
       st = col_broadphase_pairs((col_broadphase)algorithm, boxes_null ? NULL : &boxes,
                                 (col_touch)touch, out_null ? NULL : &out, NULL);
     }
     /* broadphase.h: COL_ERR_MEMORY empties the list (and resets the cache) */
-    fa_judge_starved(listed   ? "col_broadphase_cache_update_moved"
-                     : cached ? "col_broadphase_cache_update"
-                              : "col_broadphase_pairs",
-                     st, applies, out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9,
+    fa_judge_starved(listed       ? "col_broadphase_cache_update_moved"
+                     : cached     ? "col_broadphase_cache_update"
+                     : par_static ? "col_broadphase_pairs_parallel_static"
+                     : marked     ? "col_broadphase_pairs_static"
+                                  : "col_broadphase_pairs",
+                     st, applies,
+                     /* parallel.h: the parallel calls empty `out` on any error */
+                     par_static && !out_null
+                         ? out.count == 0
+                         : out.count == 1 && out.data[0].a == 7 && out.data[0].b == 9,
                      out.count == 0);
+    /* The contact events of the update: there when it succeeded, ARGUMENT otherwise. */
+    if (tracked && !cache_null) {
+      col_pairs began = {0}, ended = {0};
+      const col_status ch = col_broadphase_cache_changes(cache, &began, &ended);
+      if (ch != (st == COL_OK ? COL_OK : COL_ERR_ARGUMENT)) {
+        fprintf(stderr,
+                "fuzz args: col_broadphase_cache_changes after an update of status %d: %d\n",
+                (int)st, (int)ch);
+        fz_fail();
+      }
+      col_pairs_free(&began), col_pairs_free(&ended);
+    }
     col_broadphase_cache_destroy(cache);
   }
+  free(marks);
   col_pairs_free(&out);
   for (int k = 0; k < 6; k++) free(v[k]);
 }

@@ -215,10 +215,10 @@ void fa_segment_spheres(fz_reader *r) {
   for (int k = 0; k < 4; k++) free(f[k]);
 }
 
-/* A sprite or mask shape: sizes from the edges, pixels allocated only when small. */
+/* A sprite or mask shape: sizes from the edges, pixels allocated only when small (args.h). */
 static const int32_t shape_values[8] = {0, 1, 3, 65, -1, -2, INT32_MAX, INT32_MIN};
 
-static col_sprite decode_sprite(fz_reader *r, unsigned *applies, bool *small) {
+col_sprite fa_decode_sprite(fz_reader *r, unsigned *applies, bool *small) {
   col_sprite s = {NULL, shape_values[fz_u8(r) & 7], shape_values[fz_u8(r) & 7], 0, 0, 0};
   const uint8_t st = fz_u8(r);
   /* The stride: an edge value, or the width, one more or one less (clamped to int32). */
@@ -253,8 +253,8 @@ static col_sprite decode_sprite(fz_reader *r, unsigned *applies, bool *small) {
 void fa_sprite_overlap(fz_reader *r) {
   unsigned applies_a = 0, applies_b = 0;
   bool small_a, small_b; /* unused: a sprite too large to allocate goes in as NULL */
-  const col_sprite a = decode_sprite(r, &applies_a, &small_a);
-  const col_sprite b = decode_sprite(r, &applies_b, &small_b);
+  const col_sprite a = fa_decode_sprite(r, &applies_a, &small_a);
+  const col_sprite b = fa_decode_sprite(r, &applies_b, &small_b);
   /* col_sprite_check on each: exactly that sprite's errors. */
   fa_judge("col_sprite_check", col_sprite_check(a), applies_a, true);
   fa_judge("col_sprite_check", col_sprite_check(b), applies_b, true);

@@ -86,8 +86,7 @@ static struct listing walk_listing(bool backends, const char *name, char full[64
  * the new broadphase under "user:<name>" with its dimensions, which then finds brute force's
  * pairs. The registry lives for the process: names registered by earlier inputs stay taken, and
  * once it is full every valid registration must get SIZE. */
-static void register_broadphase(uint8_t pick, uint8_t bits, uint8_t version) {
-  const char *name = names[pick % NAMES];
+static void register_broadphase(const char *name, uint8_t bits, uint8_t version) {
   const col_user_broadphase bp = {version < 0xF0 ? COL_USER_VERSION : version & 3u,
                                   name,
                                   bits & 1 ? NULL : user_pairs,
@@ -143,7 +142,8 @@ static void register_broadphase(uint8_t pick, uint8_t bits, uint8_t version) {
 }
 
 /* A kernel slot's function for the registered backends: never called (a user backend runs
- * only when selected by name, which no operation here does). */
+ * only when selected, which only the registry operation does, and it runs no kernel before it
+ * selects the backend it found back: registry.c). */
 static size_t never_run(const col_sap_view *v, size_t r, col_touch touch, uint32_t *out,
                         size_t *tested) {
   (void)v, (void)r, (void)touch, (void)out, (void)tested;
@@ -155,8 +155,7 @@ static size_t never_run(const col_sap_view *v, size_t r, col_touch touch, uint32
  * 0, every slot empty), EXISTS (a user backend of that name), SIZE (COL_USER_MAX user backends
  * already); nothing changes on error. On success the list gains "user:<name>" at its end, with
  * its width, kind and the one slot it filled. */
-static void register_backend(uint8_t pick, uint8_t bits, uint8_t version) {
-  const char *name = names[pick % NAMES];
+static void register_backend(const char *name, uint8_t bits, uint8_t version) {
   col_user_backend be = {
       version < 0xF0 ? COL_USER_VERSION : version & 3u, name, bits >> 5u, NULL, {0}};
   if (bits & 1) be.kernels.sap_run = never_run;
@@ -194,7 +193,26 @@ static void register_backend(uint8_t pick, uint8_t bits, uint8_t version) {
 void fa_register(fz_reader *r) {
   const uint8_t pick = fz_u8(r), bits = fz_u8(r), version = fz_u8(r);
   if (pick & 0x80)
-    register_backend(pick, bits, version);
+    register_backend(names[pick % NAMES], bits, version);
   else
-    register_broadphase(pick, bits, version);
+    register_broadphase(names[pick % NAMES], bits, version);
+}
+
+/* Registration of a name made of the input's bytes (the registry operation's choice 4): a
+ * length byte (0..39), that many bytes (any: the characters backends.h allows and the others,
+ * and enough distinct names to fill the registry to COL_USER_MAX), then the bytes of
+ * fa_register (pick: only its top bit, a backend; flags; version). */
+void fa_register_named(fz_reader *r) {
+  char name[40];
+  const size_t len = fz_u8(r) % 40u;
+  for (size_t k = 0; k < len; k++) {
+    const uint8_t c = fz_u8(r);
+    name[k] = c ? (char)c : '_'; /* no NUL inside */
+  }
+  name[len] = '\0';
+  const uint8_t pick = fz_u8(r), bits = fz_u8(r), version = fz_u8(r);
+  if (pick & 0x80)
+    register_backend(name, bits, version);
+  else
+    register_broadphase(name, bits, version);
 }

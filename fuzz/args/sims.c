@@ -10,6 +10,13 @@
  * world: COL_ERR_NULL when there is anything to move), pairing and algorithm out of range
  * (COL_ERR_ARGUMENT); nothing moves on error. */
 void fa_sims(fz_reader *r) {
+  /* sims.h: a NULL simulation is COL_ERR_NULL to a step, ignored by destroy. */
+  fa_judge("col_balls_step", col_balls_step(NULL, COL_SIM_NAIVE, COL_BROADPHASE_SAP, NULL),
+           ERR(COL_ERR_NULL), true);
+  fa_judge("col_world_step", col_world_step(NULL, 1, COL_SIM_NAIVE, COL_BROADPHASE_SAP, NULL),
+           ERR(COL_ERR_NULL), true);
+  col_balls_destroy(NULL);
+  col_world_destroy(NULL);
   const uint8_t bits = fz_u8(r);
   const bool world = bits & 1, out_null = bits & 2, first_null = bits & 4, scratch_null = bits & 8;
   const size_t n = fa_count(r);

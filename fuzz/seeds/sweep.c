@@ -34,6 +34,44 @@ static const float edge_spheres[][4] = {
 };
 #define NSPHERES (sizeof edge_spheres / sizeof edge_spheres[0])
 
+/* Spheres taken to the world (mode bits 5-7): the edge spheres in a model's space, placed by a
+ * scale and a translation (uniform, mirrored, flat, NaN, overflowing and underflowing squares)
+ * or a general matrix (a rotation about z, a shear, NaN and infinite entries), then inflated
+ * by a mover's radius. */
+static void world_seeds(void) {
+  static const float scales[][6] = {{1, 1, 1, 0, 0, 0},
+                                    {2, 2, 2, 2, 1.5f, 10},
+                                    {1, 3, -2, -1, 0, 4},
+                                    {0, 1, 1, 0, 0, 0},
+                                    {NAN, 1, 1, 0, 0, 0},
+                                    {0x1p70f, 1, 1, 0, 0, 0},
+                                    {0x1p-70f, 0x1p-70f, 0x1p-70f, 0, 0, 1},
+                                    {-0.0f, -1, 0.5f, -0.0f, 0, 0}};
+  static const float mats[][16] = {{0.6f, 0.8f, 0, 0, -0.8f, 0.6f, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1},
+                                   {1, 0.5f, 0, 0, 0, 1, 0, 0, 0.25f, 0, 1, 0, 0, 0, 0, 1},
+                                   {1, 0, 0, 0, 0, NAN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
+                                   {INFINITY, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 5, 0, 0, 1}};
+  const float movers[3] = {0, 0.5f, -0.25f};
+  const float o[3] = {0, 0, 0}, z10[3] = {0, 0, 10};
+  for (size_t k = 0; k < sizeof scales / sizeof scales[0] + sizeof mats / sizeof mats[0]; k++) {
+    const bool general = k >= sizeof scales / sizeof scales[0];
+    enc e = {.n = 0};
+    put8(&e, 0xE0 | (uint8_t)(k % 16));
+    for (int c = 0; c < 3; c++) putf(&e, o[c]);
+    for (int c = 0; c < 3; c++) putf(&e, z10[c]);
+    put8(&e, (uint8_t)NSPHERES);
+    for (size_t i = 0; i < NSPHERES; i++)
+      for (int c = 0; c < 4; c++) putf(&e, edge_spheres[i][c]);
+    put8(&e, general ? 1 : 0);
+    const float *m = general ? mats[k - sizeof scales / sizeof scales[0]] : scales[k];
+    for (int c = 0; c < (general ? 16 : 6); c++) putf(&e, m[c]);
+    putf(&e, movers[k % 3]);
+    char name[64];
+    snprintf(name, sizeof name, "world-%s-%zu", general ? "matrix" : "scale", k);
+    save(&e, name);
+  }
+}
+
 void seeds_write(void) {
   const float from[3] = {2, 1.5f, 0}, to[3] = {2, 1.5f, 5000.0f / 3.6f / 60.0f};
   const float bottle[1][4] = {{2, 1.5f, 10, 0.075f}};
@@ -74,4 +112,5 @@ void seeds_write(void) {
       put8(&e, (uint8_t)(8 + 4 * a));
     }
   save(&e, "steered-far-bottles");
+  world_seeds();
 }

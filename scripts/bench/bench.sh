@@ -143,6 +143,24 @@ if [ "$rc" -ne 0 ]; then
   exit "$rc"
 fi
 
+# The load average at the end joins Google Benchmark's one at the start (load_avg): a run that
+# shared the machine (load above the CPUs, or scene rows whose repeated walks spread by more
+# than 10%) is named so on the console and in its report, not silently believed.
+# COLLIDE_BENCH_LOAD_END stands in for /proc/loadavg (make bench-check's test of the warning).
+load_end=${COLLIDE_BENCH_LOAD_END:-$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null || true)}
+"$python" - "$json" "$load_end" << 'PY' >&2 || echo "bench: the run's load could not be read" >&2
+import json, os, sys
+sys.path.insert(0, os.path.join("scripts", "bench"))
+from report.machines import load_text, load_warning
+data = json.load(open(sys.argv[1]))
+end = [float(x) for x in sys.argv[2].split()]
+if end:
+    data.setdefault("context", {})["collide_load_avg_end"] = end
+why = load_warning(data)
+if why:
+    print(f"bench: {load_text(data)}: {why} (the report says so too)")
+PY
+
 # Only a binary built from a committed tree, run in that tree, may update the committed report.
 rev=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["context"].get("collide_git_revision", "unknown"))' "$json")
 dirty=
@@ -168,9 +186,12 @@ fi
 # fraction in the benchmark rows change: counts written as floats (pairs, tests: 1144045.0)
 # keep every digit, as do layout, names, integers and the context; the kept file is checked
 # to read back as the same rows, whole numbers exactly and the rest within 1e-5.
-"$python" - "$json" "$tmp" << 'PY' || { echo "bench: compressing the run failed; nothing written" >&2; exit 1; }
+"$python" - "$json" "$tmp" "$load_end" << 'PY' || { echo "bench: compressing the run failed; nothing written" >&2; exit 1; }
 import json, lzma, re, sys
 raw = open(sys.argv[1], "rb").read().decode()
+end = [float(x) for x in sys.argv[3].split()]
+if end:  # the load average at the end, the first entry of the context
+    raw = raw.replace('"context": {', '"context": {\n    "collide_load_avg_end": %s,' % json.dumps(end), 1)
 cut = raw.find('"benchmarks"')
 cut = len(raw) if cut < 0 else cut
 number = re.compile(r'(?<=": )-?[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|[eE][-+]?[0-9]+)(?=,?\n)')
@@ -206,6 +227,7 @@ dir=$results/$machine
 mkdir -p "$dir"
 base=$stamp-$rev
 [ "$complete" = yes ] || base=$base-$suite
+[ "$scene_only" = no ] || base=$stamp-$rev-scenes # the scene files' rows alone: not the suite's
 # Claim a free name atomically (a hard link fails if the name exists): concurrent runs of one
 # clone, started in the same second, keep both results.
 name=$base

@@ -16,7 +16,7 @@ its value. CFLAGS+=x keeps the Makefile's flags and adds x after them (CHOICE_CF
 CFLAGS=x replaces them: the flags of x that would break the bit-exact contract (contraction,
 fast math) go to CHOICE_CFLAGS, after the flags the build requires, so that they take effect
 (the Makefile refuses them in CFLAGS, where they would be undone). A choice with any
-CHOICE_CFLAGS is "not the reference" (the Makefile's CHOICE_LABEL says the same); its label also
+CHOICE_CFLAGS, or SIMDE_NATIVE=1 (the emulated twins on SIMDe's native mappings), is "not the reference" (the Makefile's CHOICE_LABEL says the same); its label also
 says whether those flags break the bit-exact contract. CFLAGS=x without an -O level is built
 unoptimized: a warning on stderr says so. O is refused (the caller picks the build folder).
 Used by scripts/bench/compare.py --build, make fuzz-choice and make bench-choices. Errors: exit 2 and
@@ -63,9 +63,13 @@ def parse(text):
 
 def make_args(text):
     """The make arguments, and the flags moved to CHOICE_CFLAGS."""
-    args, choice = [], []
+    args, choice, native = [], [], False
     for name, op, value in parse(text):
-        if name == "CHOICE_CFLAGS":
+        if name == "SIMDE_NATIVE" and op == "=":
+            native = value not in ("", "0")
+            if value not in ("", "0", "1"):
+                raise ChoiceError(f"{text!r}: SIMDE_NATIVE={value}: 1 (or 0, the reference)")
+        elif name == "CHOICE_CFLAGS":
             choice += value.split()
         elif name == "CFLAGS" and op == "+=":
             choice += value.split()
@@ -86,7 +90,9 @@ def make_args(text):
             args.append(f"{name}={value}")
     if choice:
         args.append("CHOICE_CFLAGS=" + " ".join(choice))
-    return args, choice
+    if native:
+        args.append("SIMDE_NATIVE=1")
+    return args, choice + (["SIMDE_NATIVE=1"] if native else [])
 
 
 def breaks(text, choice=None):
@@ -105,9 +111,14 @@ def status(choice):
     if not choice:
         return "reference: the bit-exact flags"
     bad = breaks(None, choice)
-    return (f"not the reference: {' '.join(choice)} after the required flags; "
+    flags = [f for f in choice if f != "SIMDE_NATIVE=1"]
+    native = ("SIMDE_NATIVE=1: the emulated twins on SIMDe's native mappings, exact on some "
+              "targets only (docs/determinism.md)" if len(flags) < len(choice) else "")
+    if not flags:
+        return f"not the reference: {native}"
+    return (f"not the reference: {' '.join(flags)} after the required flags; "
             + (f"{' '.join(bad)} breaks the bit-exact contract" if bad
-               else "within the bit-exact contract"))
+               else "within the bit-exact contract") + (f"; {native}" if native else ""))
 
 
 def label(text):

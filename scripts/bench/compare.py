@@ -23,7 +23,8 @@ Flags that change results (-ffp-contract=fast, -ffast-math, -Ofast, ...) always 
 required -ffp-contract=off -fno-fast-math, so that they take effect. A side with any flags
 after the required ones is "not the reference"; the heading says so, names the effective flags
 of both sides in order, and the CPU once. The sides are built in build/compare-0 and
-build/compare-1 (logs beside them), with a progress line at least every 15 s; a failed build
+build/compare-1 (logs beside them, kept: a later compare with the same first or second side
+reuses that folder, rebuilding only what changed), with a progress line at least every 15 s; a failed build
 shows make's own error. Beside the speed table both builds are digested (collide-digest
 --inputs): each kernel reads "same answers on all N inputs" or "differs on k of N inputs", a
 side whose own SIMD backends disagree with its own scalar is named, and the first differing
@@ -159,7 +160,13 @@ def build(make_vars, out_dir, what, targets=("collide-bench",)):
         errors = [line for line in lines if re.search(r"\berror\b|\*\*\*", line)]
         print("\n".join("  " + line for line in (errors or lines)[-12:]), file=sys.stderr)
         die(f"the build of {what} failed (make exit {rc}; whole log: {log})", 1)
-    print(f"compare: built {what} in {time.time() - start:.0f} s", file=sys.stderr, flush=True)
+    with open(log, errors="replace") as g:
+        steps = sum(1 for line in g if step.match(line))
+    print(f"compare: built {what} in {time.time() - start:.0f} s" + (
+        f" (reused {out_dir}: nothing to rebuild)" if steps == 0 else
+        f" ({steps} compile and link steps; {out_dir} is kept: a later compare with the same side "
+        "in this place rebuilds only the sources that changed, other flags there rebuild it whole)"),
+        file=sys.stderr, flush=True)
     return [os.path.join(ROOT, out_dir, t) for t in targets]
 
 

@@ -101,11 +101,26 @@ def p_value(a, b):
     return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
 
 
+def summary(ratios):
+    """One line: how many rows the second side wins, loses and ties (a row counts only when
+    significant), and the geometric mean of the significant rows' speedups."""
+    sig = [r for r, significant in ratios if significant]
+    faster, slower = sum(r > 1 for r in sig), sum(r < 1 for r in sig)
+    text = (f"summary: second vs first over {len(ratios)} rows: {faster} faster, {slower} slower, "
+            f"{len(ratios) - len(sig)} tied (not significant or same)")
+    if sig:
+        mean = math.exp(sum(math.log(r) for r in sig) / len(sig))
+        text += (f"; the {len(sig)} significant rows' geometric mean: "
+                 + ("same" if round(mean, 2) == 1 else
+                    f"{mean if mean >= 1 else 1 / mean:.2f}x {'faster' if mean >= 1 else 'slower'}"))
+    return text
+
+
 def table(pairs, left, right):
     """pairs: [(label, samples A, samples B)]; prints the speedup table."""
     if not pairs:
         die("no benchmark ran on both sides: check the names (see --help)", 1)
-    rows = []
+    rows, ratios = [], []
     for label, a, b in pairs:
         ma, mb = median(a), median(b)
         ratio = ma / mb if mb > 0 else float("inf")
@@ -116,6 +131,7 @@ def table(pairs, left, right):
         p = p_value(a, b)
         ptext = "–" if p is None else (f"{p:.4f}" + (" *" if p < 0.05 else ""))
         rows.append((label, time_text(ma), time_text(mb), verdict, ptext))
+        ratios.append((ratio, p is not None and p < 0.05 and verdict != "same"))
     cpu = f"CPU: {CPU['identity']}\n" if CPU.get("identity") else ""
     print(f"{cpu}first:  {left}\nsecond: {right}\n")
     heads = ("benchmark", "first", "second", "second is", "p-value")
@@ -136,3 +152,4 @@ def table(pairs, left, right):
               "(2 / C(2n, n) for n against n), however different the two sides are"
               + ("; that is above 0.05, so no row can be significant: use --reps 5 or more"
                  if worst >= 0.05 else "") + ".")
+    print(summary(ratios))

@@ -95,7 +95,9 @@ def show_difference(bins, labels, kernel, backend, index):
     for binary in bins:
         cmd = [binary, "--show", f"{kernel}:{index}"] + ([] if backend in ("-", "*") else ["--backend", backend])
         texts.append(subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines())
-    print(f"\nfirst difference: {kernel}, input {index}, backend {backend}:")
+    where = ("no backend to name (the kernel has one implementation, whatever the backend)" if backend == "-" else
+             "every backend (one line for all)" if backend == "*" else f"backend {backend}")
+    print(f"\nfirst difference: {kernel}, input {index}, {where}:")
     shown, answer, head, printed = 0, False, "", ""
     for la, lb in zip(*texts):
         if la.startswith("  input "):

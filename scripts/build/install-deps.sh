@@ -6,21 +6,45 @@
 #                                data of make real-scenes: bench/scenes/real.list)
 #   install-deps.sh cross-wasm32 what scripts/check/cross-test-wasm.sh needs: WASI's C library, clang's
 #                                wasm32 runtime, the wasm linker and archiver, Node (WASI)
-#   install-deps.sh cross-ARCH   what scripts/check/cross-test.sh ARCH needs (ARCH: arm64, s390x):
-#                                the cross compiler, its C library, sanitizer and C++
-#                                runtimes, qemu-user (clang-14 is native), and ARCH as a
-#                                dpkg foreign architecture (the script downloads that
-#                                architecture's libraries into a private sysroot under build/)
+#   install-deps.sh cross-ARCH   what scripts/check/cross-test.sh ARCH needs (ARCH: a row of
+#                                scripts/check/cross-targets.list, the one list of targets):
+#                                the cross compiler and its C library, qemu-user, and only
+#                                what the row's stages use: gcc's sanitizer runtimes
+#                                (sanitize), the C++ runtime (fuzz), and ARCH as a dpkg
+#                                foreign architecture when a stage links the target's
+#                                libraries (cross-test.sh downloads them into a private
+#                                sysroot under build/); clang-14 is native
+# Prints what it installed, or that everything was there already.
 set -euo pipefail
 
+# The row of ARCH in the list (found from this script's folder upwards, like the peer list
+# below): its columns as the list's header names them, blanks trimmed.
+target_row() {
+  local dir
+  for dir in "$(dirname "${BASH_SOURCE[0]}")"/{.,..,../..}; do
+    [ -f "$dir/scripts/check/cross-targets.list" ] || continue
+    awk -F'|' -v a="$1" '!/^#/ && NF > 1 { for (i = 1; i <= NF; i++) gsub(/^[ \t]+|[ \t]+$/, "", $i)
+      if ($1 == a && $5 != "native") { print $3 "|" $4 "|" $5 "|" $8; found = 1 } }
+      END { exit !found }' "$dir/scripts/check/cross-targets.list"
+    return
+  done
+  echo "install-deps: scripts/check/cross-targets.list not found above $(dirname "${BASH_SOURCE[0]}")" >&2
+  return 1
+}
 cross=
 case "${1:-}" in
   "") ;;
-  cross-arm64) cross=arm64 triple=aarch64-linux-gnu ;;
-  cross-s390x) cross=s390x triple=s390x-linux-gnu ;;
   cross-wasm32) cross=wasm32 ;;
+  cross-*)
+    cross=${1#cross-}
+    row=$(target_row "$cross") || {
+      echo "usage: install-deps.sh [cross-ARCH]: $cross is not a row of scripts/check/cross-targets.list" >&2
+      exit 2
+    }
+    IFS='|' read -r triple deb _ stages <<< "$row"
+    ;;
   *)
-    echo "usage: install-deps.sh [cross-arm64|cross-s390x|cross-wasm32]" >&2
+    echo "usage: install-deps.sh [cross-ARCH] (ARCH: a row of scripts/check/cross-targets.list)" >&2
     exit 2
     ;;
 esac
@@ -29,12 +53,14 @@ packages=(
   make gcc g++ pkg-config
   cmake                       # make install-check: the CMake package (find_package) is used
   clang clang-14 libclang-rt-14-dev # `clang` (the name the build uses), libFuzzer, sanitizers
+  llvm-14                     # llvm-profdata-14, llvm-cov-14: make fuzz-coverage
   libsimde-dev                # portable SIMD intrinsics
   libcriterion-dev            # unit tests
   libgmp-dev                  # exact arithmetic: the segment-against-sphere oracle
   libxxhash-dev               # the digests' hash (header only: XXH_INLINE_ALL)
   libbenchmark-dev libbenchmark-tools
   python3 python3-matplotlib python3-scipy python3-yaml
+  python3-pygame              # pygame's masks beside collide's (scripts/bench/pygame-masks.py)
   zip                         # seed corpora for ClusterFuzzLite
 )
 # The peer engines: the package column of bench/peers/peers.list (found from this script's
@@ -52,6 +78,13 @@ done
 }
 mapfile -t peer_packages < <(awk '/^[a-z]/ { print $2 }' "$peer_list")
 packages+=("${peer_packages[@]}")
+# The kernel peers (SDL2, cglm, glm, ...): the package column of bench/kernel-peers/kernel-peers.list
+# in the same checkout.
+kernel_list=${peer_list%/peers/peers.list}/kernel-peers/kernel-peers.list
+if [ -f "$kernel_list" ]; then
+  mapfile -t kernel_packages < <(awk '/^[a-z]/ { print $3 }' "$kernel_list" | sort -u)
+  packages+=("${kernel_packages[@]}")
+fi
 # The real scenes' data (make real-scenes): the package column of bench/scenes/real.list, beside
 # the peer list in the same checkout ('|'-separated columns).
 # A tree without bench/scenes/ has no real scenes: nothing to install for them.
@@ -72,29 +105,35 @@ elif [ -n "$cross" ]; then
   # libcriterion-dev:arm64 removes libcriterion-dev); cross-test.sh unpacks them under build/.
   packages=(
     qemu-user                          # runs the cross-built tests
-    "gcc-$triple" "libc6-dev-$cross-cross" # the compiler and its C library
-    "libasan8-$cross-cross" "libubsan1-$cross-cross" # gcc's sanitizer runtimes
-    "libstdc++6-$cross-cross"          # the C++ runtime of the clang-built fuzzers (libFuzzer)
+    "gcc-$triple" "libc6-dev-$deb-cross" # the compiler and its C library
   )
-  if ! dpkg --print-foreign-architectures | grep -qx "$cross"; then
+  has() { [[ " $stages " == *" $1 "* ]]; }
+  ! has sanitize || packages+=("libasan8-$deb-cross" "libubsan1-$deb-cross") # gcc's sanitizers
+  ! has fuzz || packages+=("libstdc++6-$deb-cross") # the clang-built fuzzers' C++ runtime (libFuzzer)
+  libs=no
+  for s in unit replay clang sanitize fuzz; do ! has "$s" || libs=yes; done
+  if [ "$libs" = yes ] && ! dpkg --print-foreign-architectures | grep -qx "$deb"; then
     if [ "$(id -u)" -ne 0 ]; then
-      echo "install-deps: $cross is not a dpkg architecture here; as root, run:" >&2
-      echo "  dpkg --add-architecture $cross && apt-get update" >&2
+      echo "install-deps: $deb is not a dpkg architecture here; as root, run:" >&2
+      echo "  dpkg --add-architecture $deb && apt-get update" >&2
       exit 1
     fi
-    echo "install-deps: adding $cross as a dpkg foreign architecture (for its libraries)"
-    dpkg --add-architecture "$cross"
+    echo "install-deps: adding $deb as a dpkg foreign architecture (for its libraries)"
+    dpkg --add-architecture "$deb"
     apt-get update -q
   fi
 fi
 
+# One dpkg-query for all of them (one a package took seconds each on a loaded machine).
+installed=" $(dpkg-query -W -f='${Package}:${Status}\n' "${packages[@]}" 2>/dev/null |
+  sed -n 's/^\([^:]*\)\(:[a-z0-9]*\)\{0,1\}:install ok installed$/\1/p' | tr '\n' ' ')"
 missing=()
 for p in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-  [ "$status" = "install ok installed" ] || missing+=("$p")
+  [[ $installed == *" $p "* ]] || missing+=("$p")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} Debian packages${cross:+ of cross-$cross} are installed"
   exit 0
 fi
 

@@ -6,12 +6,14 @@
 #   - an unknown flag, an unknown suite, a filter matching nothing: each fails with its reason;
 #   - --benchmark_format=json and csv put that format alone on stdout;
 #   - two scripts/bench/bench.sh runs at once, given the same time stamp: both results kept (as
-#     .json.xz), both reports written;
+#     .json.xz), both reports written; the one given a load average of 99.5 at its end is warned
+#     of on the console, in its kept context and in its report;
 #   - a report from two machines' JSON (scripts/check/fixtures/second-machine.json and a run of this
 #     machine) shows both side by side;
 #   - the report's memory-floor ratios and verdicts on scripts/check/fixtures/floor.json
 #     (scripts/check/check-floor-report.py); the real scenes' goals
-#     (scripts/check/check-scene-goals.py);
+#     (scripts/check/check-scene-goals.py); the warning on a shared machine
+#     (scripts/check/check-load-warning.py);
 #   - scripts/bench/compare.py (scripts/check/check-compare.sh): a clear error on a file that is not JSON (or a cut .json.xz), warnings on
 #     different CPUs, compressed and plain files alike;
 #     digests compared per input, a backend differing from its own scalar named; options that
@@ -122,7 +124,9 @@ printf '#!/bin/sh\necho 20990101-000000\n' > "$work/fixed-date/date"
 chmod +x "$work/fixed-date/date"
 pids=()
 for i in 1 2; do
-  PATH=$PWD/$work/fixed-date:$PATH COLLIDE_MACHINE=check-machine \
+  load=
+  [ "$i" -eq 1 ] || load="99.5 50.25 20.75" # run 2's machine as if shared: warned
+  PATH=$PWD/$work/fixed-date:$PATH COLLIDE_MACHINE=check-machine COLLIDE_BENCH_LOAD_END=$load \
     bash scripts/bench/bench.sh "$bin" smoke "$tiny" > "$work/run$i.log" 2>&1 &
   pids+=($!)
 done
@@ -135,6 +139,19 @@ reports=("$COLLIDE_RESULTS"/check-machine/partial/*.md)
 [ "${#runs[@]}" -eq 2 ] && [ "${#reports[@]}" -eq 2 ] ||
   fail "two runs at once: ${#runs[@]} results and ${#reports[@]} reports (expected 2 and 2): ${runs[*]}"
 echo "bench-check: two runs at once, same second: both kept (${runs[*]##*/}), both reported: ok"
+expect_text "a run on a shared machine: the console" "$work/run2.log" \
+  "99.50 at the end on $(nproc) logical CPUs"
+expect_text "a run on a shared machine: the console" "$work/run2.log" "the load average reached 99.5"
+grep -l "collide_load_avg_end.: \[99.5, 50.25, 20.75\]" <(xz -dc "${runs[@]}") > /dev/null ||
+  fail "a run on a shared machine: its kept run does not hold the load at its end"
+grep -l "Noisy run: other work shared the machine: the load average reached 99.5" "${reports[@]}" > /dev/null ||
+  fail "a run on a shared machine: its report does not say Noisy run"
+echo "bench-check: a run on a shared machine (load 99.5 at its end): warned on the console and in its report: ok"
+if grep -q "Library was built as DEBUG" "$work/run1.log"; then
+  expect_text "Google Benchmark's DEBUG warning explained" "$work/run1.log" \
+    "(collide: that warning is about Debian's build of the Google Benchmark library"
+  echo "bench-check: Google Benchmark's DEBUG warning is followed by what it concerns: ok"
+fi
 
 # 5. Two machines side by side.
 "$python" scripts/bench/report --input scripts/check/fixtures/second-machine.json "${runs[0]}" \
@@ -159,10 +176,11 @@ print(f"bench-check: a report of two machines shows both side by side ({', '.joi
 PY
 "$python" scripts/check/check-floor-report.py "$work/floor" || fail "the memory floor's report"
 "$python" scripts/check/check-scene-goals.py || fail "the real scenes' goals in the report"
+"$python" scripts/check/check-load-warning.py || fail "the report's warning on a shared machine"
 
 # 5b. What bench.sh keeps of a run: measured values to 6 significant digits, counts written as
 # floats (pairs) to the last digit. Its packing step, taken from bench.sh, on a made-up run.
-sed -n '/^"$python" - "$json" "$tmp" << .PY./,/^PY$/p' scripts/bench/bench.sh | sed '1d;$d' > "$work/pack.py"
+sed -n '/^"$python" - "$json" "$tmp" "$load_end" << .PY./,/^PY$/p' scripts/bench/bench.sh | sed '1d;$d' > "$work/pack.py"
 cat > "$work/counts.json" << 'JSON'
 {
   "context": {"date": "2026-11-28T22:00:00+00:00"},
@@ -177,13 +195,15 @@ cat > "$work/counts.json" << 'JSON'
   ]
 }
 JSON
-"$python" "$work/pack.py" "$work/counts.json" "$work/counts.json.xz" || fail "bench.sh's packing step failed on a made-up run"
+"$python" "$work/pack.py" "$work/counts.json" "$work/counts.json.xz" "3.25 2.5 1.75" || fail "bench.sh's packing step failed on a made-up run"
 "$python" - "$work/counts.json.xz" << 'PY' || fail "bench.sh's packing step changed a count or kept noise digits"
 import json, lzma, sys
-row = json.loads(lzma.open(sys.argv[1]).read())["benchmarks"][0]
+run = json.loads(lzma.open(sys.argv[1]).read())
+assert run["context"] == {"collide_load_avg_end": [3.25, 2.5, 1.75], "date": "2026-11-28T22:00:00+00:00"}, run
+row = run["benchmarks"][0]
 assert row["pairs"] == 1144045 and row["tests"] == 5603847 and row["iterations"] == 12, row
 assert row["real_time"] == 7.24123, row
-print("bench-check: a kept run: counts to the last digit, measured values to 6 significant digits: ok")
+print("bench-check: a kept run: counts to the last digit, measured values to 6 significant digits, the load at the end in its context: ok")
 PY
 
 # 6. scripts/bench/compare.py (scripts/check/check-compare.sh).
@@ -253,6 +273,11 @@ PY
 report=("$COLLIDE_RESULTS"/scene-machine/partial/*.md)
 expect_text "the scene file's report section" "${report[0]}" "#### Scene file \`level\`: 41 boxes, 2D, 3 frames"
 expect_text "the scene file's pair check" "${report[0]}" "Pair counts identical across all"
+case ${report[0]} in *-scenes.md) ;; *) fail "a run of the scene files' rows alone is named ${report[0]##*/}, not ...-scenes.md" ;; esac
+! grep -q "| not measured |" "${report[0]}" || fail "a run of a scene file: its report lists targets not measured"
+! grep -q "### Choices side by side" "${report[0]}" || fail "a run of a scene file: its report has an empty choices section"
+expect_text "a run of a scene file: the targets left out" "${report[0]}" "targets not measured in this run left out"
+echo "bench-check: a run of the scene files' rows alone: named -scenes, no target it did not measure, no empty table: ok"
 "$python" scripts/bench/report --input "$work/tampered.json" --output "$work/tampered.md" \
   --plots "$work/tampered-plots" > "$work/tampered.log" 2>&1 || { cat "$work/tampered.log" >&2; fail "report of a changed count"; }
 expect_text "a changed pair count: the report" "$work/tampered.md" "PAIR COUNT MISMATCH"

@@ -27,6 +27,10 @@ expect_text "compare of a plain file with its compressed twin" "$work/compare.lo
 "$python" scripts/bench/compare.py "${runs[0]}" "${runs[0]}" > "$work/compare.log" 2>&1 ||
   { cat "$work/compare.log" >&2; fail "compare of a file with itself failed"; }
 expect_text "compare of a file with itself" "$work/compare.log" " same "
+case $(tail -n 1 "$work/compare.log") in
+  "summary: second vs first over "*" rows: 0 faster, 0 slower, "*" tied"*) ;;
+  *) tail -n 3 "$work/compare.log" >&2; fail "compare of a file with itself does not end with its summary line" ;;
+esac
 if grep -qF warning "$work/compare.log"; then
   cat "$work/compare.log" >&2
   fail "compare of a file with itself warns"
@@ -64,6 +68,22 @@ printf '# collide digest: input set 1\nk scalar 2 00000000000000aa\nk avx2 2 000
 expect_fail "compare --digest with a backend differing from its own scalar" \
   "d3.txt: avx2 differs from its own scalar on 1 of 2 inputs of k (the first is input 1)" \
   "$python" scripts/bench/compare.py --digest "$work/d1.txt" "$work/d3.txt"
+# The first difference of a kernel with one implementation (backend "-"): said in words, its
+# answer lines from each side's binary (two stand-ins printing what collide-digest --show does).
+for side in 1 2; do
+  printf '#!/bin/sh\necho "  input 3: x 1"\necho "  answer (hex)"\necho "    value %s"\n' "$side" > "$work/show$side"
+  chmod +x "$work/show$side"
+done
+"$python" - "$work/show1" "$work/show2" > "$work/first.log" << 'PY2' || fail "compare's first difference of a kernel with one implementation"
+import sys
+sys.path.insert(0, "scripts/bench")
+from compare_digest import show_difference
+show_difference(sys.argv[1:3], ["a", "b"], "circle_pair", "-", 3)
+PY2
+expect_text "compare's first difference, backend -" "$work/first.log" \
+  "first difference: circle_pair, input 3, no backend to name (the kernel has one implementation, whatever the backend):"
+expect_text "compare's first difference, its answers" "$work/first.log" "second  value 2"
+echo "bench-check: compare's first difference of a kernel with one implementation says so: ok"
 
 # scripts/bench/choice.py: the one parser of a build choice.
 "$python" - << 'PY2' || fail "scripts/bench/choice.py make-args does not split a choice as documented"
@@ -79,6 +99,9 @@ cases = {
     "CFLAGS=-O2 -ffast-math -fno-signed-zeros -ffp-contract=off": ["CFLAGS=-O2 -ffp-contract=off",
                                                                   "CHOICE_CFLAGS=-ffast-math -fno-signed-zeros"],
     "": [],
+    "SIMDE_NATIVE=1": ["SIMDE_NATIVE=1"],
+    "CFLAGS+=-O3 SIMDE_NATIVE=1": ["CHOICE_CFLAGS=-O3", "SIMDE_NATIVE=1"],
+    "SIMDE_NATIVE=0": [],
 }
 for choice, want in cases.items():
     got, err = args(choice)
@@ -89,6 +112,10 @@ assert "has no -O level: that build is unoptimized" in err, err
 label = subprocess.run([sys.executable, "scripts/bench/choice.py", "label", "CFLAGS+=-O2 -ffp-contract=fast"], capture_output=True,
                        text=True).stdout
 assert "not the reference" in label and "-ffp-contract=fast breaks the bit-exact contract" in label, label
+label = subprocess.run([sys.executable, "scripts/bench/choice.py", "label", "SIMDE_NATIVE=1"], capture_output=True,
+                       text=True).stdout
+assert "not the reference: SIMDE_NATIVE=1" in label, label
+assert subprocess.run([sys.executable, "scripts/bench/choice.py", "reference", "SIMDE_NATIVE=1"]).returncode == 1
 print(f"bench-check: scripts/bench/choice.py splits {len(cases)} choices as documented, warns on a CFLAGS= without -O: ok")
 PY2
 for bad in "-O3|'-O3' is not NAME=value" "=x|'=x' has no variable name" "CFLAGS=-O2 =x|'=x' has no variable name" \
@@ -113,6 +140,12 @@ for o in build/release build/test/ ./build/asan build/tsan "$PWD/build/fuzz"; do
   expect_fail "make with CHOICE_CFLAGS in $o" "not $o: the reference builds" \
     make --no-print-directory -n O="$o" CHOICE_CFLAGS=-O3 lib
 done
+expect_fail "make with SIMDE_NATIVE=1 in build/test" "SIMDE_NATIVE is for a compared variant's own build folder" \
+  make --no-print-directory -n O=build/test SIMDE_NATIVE=1 lib
+make --no-print-directory -n O=build/bench-check/simde SIMDE_NATIVE=1 build/bench-check/simde/obj/core/src/x86/sse2-emu.o \
+  > "$work/simde.log" 2>&1 || { cat "$work/simde.log" >&2; fail "make SIMDE_NATIVE=1 in a folder of its own"; }
+grep -q 'DSIMDE_NO_NATIVE' "$work/simde.log" && fail "SIMDE_NATIVE=1 still builds the twins with SIMDE_NO_NATIVE"
+grep -q 'sse2.c' "$work/simde.log" || { cat "$work/simde.log" >&2; fail "make -n SIMDE_NATIVE=1: no twin compiled"; }
 make --no-print-directory -n CFLAGS='-O2 -fno-trapping-math -fno-fast-math' lib > /dev/null ||
   fail "make refuses -fno-trapping-math or -fno-fast-math in CFLAGS (they change no result)"
 label_of() {

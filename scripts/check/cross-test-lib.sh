@@ -42,22 +42,83 @@ each_target() { # DIR WHAT TARGETS COMMAND...
   done
 }
 replay_one() { run "$1/replay_$2" "fuzz/corpus/$2" "${@:3}"; } # FOLDER TARGET [INPUTS]
+# After each_target of replay_one: every corpus file was run (a replay that could not read its
+# folder under qemu once reported "0 inputs, every backend agreed").
+replays_counted() { # DIR TARGETS
+  local t n want
+  for t in $2; do
+    want=$(find "fuzz/corpus/$t" -maxdepth 1 -type f ! -name '.*' | wc -l)
+    n=$(sed -n 's/^replay [a-z0-9_]*: \([0-9]*\) inputs.*/\1/p' "$1/$t.log" | tail -n 1)
+    [ "${n:-0}" -ge "$want" ] ||
+      fail "replay $t ran ${n:-no} of the $want inputs of fuzz/corpus/$t under $qemu (log: $1/$t.log)"
+  done
+}
 # The golden digest (tools/digest/golden.txt) under qemu: every kernel on every backend the
-# target runs. On a difference, this machine's own build is digested too and the first input
-# whose answers differ is shown from both (the golden file holds hashes only).
+# target runs, its progress shown (a line at most every 10 s). On a difference, this machine's
+# own build is digested too and the first input whose answers differ is shown from both (the
+# golden file holds hashes only); a variant's differences are its verdict (variant_verdict).
+show_progress() {
+  local line last=-10
+  while IFS= read -r line; do
+    [[ $line == "digest: ["* ]] || continue
+    if ((SECONDS - last >= 10)); then echo "  $line"; last=$SECONDS; fi
+  done
+  return 0
+}
 digest_one() { # FOLDER WHAT
-  local dir=$1 what=$2 t0=$SECONDS
-  echo "== digest of the $what under $qemu against tools/digest/golden.txt"
-  if run "$dir/collide-digest" --progress --check tools/digest/golden.txt > "$dir/digest.txt" \
-    2> "$dir/digest.log"; then
-    echo "cross-test $arch: $(tail -n 2 "$dir/digest.log" | head -n 1 | sed 's/^collide-digest: //')" \
+  local dir=$1 what=$2 t0=$SECONDS rc=0
+  echo "== digest of the $what under $qemu against tools/digest/golden.txt${variant:+ (the variant $variant)}"
+  run "$dir/collide-digest" --progress --check tools/digest/golden.txt 2>&1 > "$dir/digest.txt" |
+    tee "$dir/digest.log" | show_progress || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    echo "cross-test $arch: $(grep -m1 '^collide-digest: all' "$dir/digest.log" | sed 's/^collide-digest: //')" \
       "($what, $(took $t0))"
     return 0
   fi
+  [ -z "$variant" ] || variant_verdict "$dir"
   grep -v '^digest: ' "$dir/digest.log" | tail -n 40 >&2
   bash scripts/check/digest-first-difference.sh "$dir/digest.log" "$dir" "$arch under $qemu" \
     "$qemu" -L "/usr/$triple" "$dir/collide-digest"
   fail "the digest of the $what differs from tools/digest/golden.txt (log: $dir/digest.log)"
+}
+# A variant's disagreements, the way make fuzz-choice reports one: each kernel and backend that
+# answers otherwise (from this build's scalar: how many inputs, the first; or from the golden
+# file), the first in full, the command again. Exits 1.
+variant_verdict() { # FOLDER
+  local dir=$1 log=$1/digest.log
+  echo "cross-test $arch: DISAGREEMENT: the variant $variant answers otherwise than the reference on" \
+    "$(sed -n 's/^collide-digest: \([0-9]* of [0-9]*\) answers differ.*/\1/p' "$log") kernel x backend answers:" >&2
+  sed -n 's/^collide-digest: DIFFERS: \([^ ]*\) on \([^ ]*\) differs from [^ ]* on \([^ ]*\) (one kernel, two backends): on \(.*\) inputs, the first is input \([0-9]*\)$/  \1 on \2: \4 inputs differ from this build'"'"'s \3, the first is input \5/p' "$log" >&2
+  sed -n 's/^collide-digest: DIFFERS from [^:]*: \([^ ]*\) on scalar: .*/  \1 on scalar: differs from the golden file (the reference itself)/p' "$log" >&2
+  echo "  the first, in full:" >&2
+  sed -n '/^collide-digest: DIFFERS: /,/^  again: /p' "$log" | sed -n '1,/^  again: /p' | sed 's/^/  /' >&2
+  echo "  run it again: make cross-test ARCH=$arch SIMDE_NATIVE=1 (the answers: $qemu $dir/collide-digest --show K:I)" >&2
+  fail "the variant $variant does not keep the promise on $arch (log: $log)"
+}
+# The stages' times: the last run's (OUT/stage-times, "name seconds" lines, written when a run
+# passes) give the overall ETA at the start of each stage.
+declare -A last_time=()
+stage_times_load() {
+  local n t
+  [ -f "$out/stage-times" ] || return 0
+  while read -r n t; do last_time[$n]=$t; done < "$out/stage-times"
+}
+cur_stage='' cur_start=0 stage_log=()
+stage() { # NAME: the stage before ends and NAME begins ("done": the run passed)
+  local rest=0 known=yes on=no s
+  [ -z "$cur_stage" ] || stage_log+=("$cur_stage $((SECONDS - cur_start))")
+  if [ "$1" = done ]; then
+    printf '%s\n' "${stage_log[@]}" > "$out/stage-times"
+    return 0
+  fi
+  cur_stage=$1 cur_start=$SECONDS
+  for s in build $stages; do
+    [ "$s" != "$1" ] || on=yes
+    [ "$on" = yes ] || continue
+    if [ -n "${last_time[$s]:-}" ]; then rest=$((rest + last_time[$s])); else known=no; fi
+  done
+  [ "$known" = yes ] && s=$(printf '; about %d:%02d to go, from the last run'"'"'s stage times' $((rest / 60)) $((rest % 60))) || s=
+  echo "== cross-test $arch: stage $1 ($(took "$started") so far$s)"
 }
 # 0 if SOURCE builds and runs cleanly under qemu (in the caller's environment); else $why is
 # the first error it printed.

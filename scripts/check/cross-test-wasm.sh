@@ -10,10 +10,14 @@
 # Not run on wasm32: the unit suite (Criterion, fork and guard pages have no WASI port) and the
 # corpus replays (the sweep oracle needs GMP); wasi-libc has no threads, so collide's pools of
 # two threads or more return COL_ERR_TASKS there and the digest's parallel calls run their
-# tasks in turn, as everywhere. CROSS_O replaces the output folder build/cross-wasm32.
+# tasks in turn, as everywhere. CROSS_O replaces the output folder build/cross-wasm32 (or
+# build/cross-wasm32-simde-native for SIMDE_NATIVE=1, the variant whose emulated twins SIMDe
+# maps to WebAssembly SIMD in the -msimd128 build); CROSS_CFLAGS: your own flags on top.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=${CROSS_O:-build/cross-wasm32}
+variant=
+[ "${SIMDE_NATIVE:-0}" = 0 ] || variant=SIMDE_NATIVE=1
+out=${CROSS_O:-build/cross-wasm32${variant:+-simde-native}}
 started=$SECONDS
 took() { printf '%d:%02d' $(((SECONDS - $1) / 60)) $(((SECONDS - $1) % 60)); }
 fail() {
@@ -31,10 +35,11 @@ include=$out/include
 mkdir -p "$include"
 ln -sfn /usr/include/simde "$include/simde"
 ln -sf /usr/include/xxhash.h "$include/xxhash.h"
-base_cflags=$(make -s --no-print-directory --eval 'cross-cflags: ; @echo $(CFLAGS)' cross-cflags)
+base_cflags=$(make -s --no-print-directory --eval 'cross-cflags: ; @echo $(CFLAGS)' cross-cflags SIMDE_NATIVE=)
 cflags="$base_cflags -nostdlibinc -isystem /usr/include/wasm32-wasi -isystem $PWD/$include"
 cflags+=" -Wno-unused-command-line-argument" # -nostdlibinc on the link steps
-cflags+=${CROSS_EXTRA_CFLAGS:+ $CROSS_EXTRA_CFLAGS}
+extra_cflags=${CROSS_CFLAGS:-${CROSS_EXTRA_CFLAGS:-}}
+cflags+=${extra_cflags:+ $extra_cflags}
 
 variants=("plain@" "simd128@-msimd128")
 k=0
@@ -46,7 +51,7 @@ for spec in "${variants[@]}"; do
   echo "== cross-test wasm32 ($name, $k of ${#variants[@]}, $(took "$started") so far):" \
     "building the library and collide-digest into $dir"
   make -j"$(nproc)" --no-print-directory O="$dir" CC="clang-14 --target=wasm32-wasi" AR=llvm-ar-14 \
-    CFLAGS="$cflags${extra:+ $extra}" "$dir/collide-digest" > "$dir.build.log" 2>&1 ||
+    CFLAGS="$cflags${extra:+ $extra}" ${variant:+"$variant"} "$dir/collide-digest" > "$dir.build.log" 2>&1 ||
     { tail -n 30 "$dir.build.log" >&2; fail "the build of $name (log: $dir.build.log)"; }
   echo "cross-test wasm32: built $name in $(took "$t0")"
   t0=$SECONDS

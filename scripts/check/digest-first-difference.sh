@@ -12,7 +12,11 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=$1 dir=$2 name=$3
 shift 3
-kernel=$(sed -n 's/^collide-digest: DIFFERS from [^:]*: \([^ ]*\) on .*/\1/p; T; q' "$log")
+# The first kernel the golden check names on a backend (a batch slot), else on - (a call that
+# uses none); scalar's answers are compared either way (- runs the reference too).
+named=$(sed -n 's/^collide-digest: DIFFERS from [^:]*: \([^ ]*\) on \([^:]*\): .*/\1 \2/p' "$log")
+first=$(grep -m1 -v ' -$' <<< "$named" || sed -n 1p <<< "$named")
+kernel=${first% *} backend=${first##* }
 [ -n "$kernel" ] || exit 0
 make -s --no-print-directory O=build/release build/release/collide-digest > "$dir/digest-native.log" 2>&1 ||
   { echo "(this machine's digest did not build: $dir/digest-native.log)" >&2; exit 0; }
@@ -21,7 +25,7 @@ build/release/collide-digest --kernel "$kernel" --backend scalar --inputs > "$di
 index=$(awk '$1 == "input" { k = $2 " " $3 " " $4; if (FILENAME == ARGV[1]) h[k] = $5;
   else if (k in h && h[k] != $5) { print $4; exit } }' "$dir/digest-native.txt" "$dir/digest-other.txt")
 [ -n "$index" ] || { echo "($kernel: the scalar answers agree with this machine's input by input)" >&2; exit 0; }
-echo "$kernel: the first input whose answers differ from this machine's: $index" >&2
+echo "$kernel on $backend: the first input whose answers differ from this machine's: $index" >&2
 echo "--- this machine ($(uname -m)):" >&2
 build/release/collide-digest --show "$kernel:$index" --backend scalar > "$dir/show-native.txt"
 head -n 60 "$dir/show-native.txt" >&2

@@ -7,10 +7,15 @@
 # asan_malloc). The suite takes seconds; a run past the limit is that lock-up, not slowness, and
 # a second run does not meet it. A failure (not a hang) is never retried. On a hang the whole
 # process tree is killed (the children sit in process groups of their own, and one left alive
-# would keep the output pipe open).
+# would keep the output pipe open). A suite still running says so every RUN_TESTS_BEAT seconds.
 set -uo pipefail
 limit=${1:?usage: scripts/check/run-tests.sh SECONDS BINARY [ARGS...]}
 shift
+# A line every RUN_TESTS_BEAT seconds (default 30; 0: none) while the suite runs: under qemu one
+# backend's suite takes minutes, which Criterion spends silent.
+beat=${RUN_TESTS_BEAT:-30}
+what=${1##*/}
+for a in "$@"; do [[ $a != *tests* ]] || what=${a##*/}; done # the suite, not qemu running it
 
 tree() { # the process and all its descendants
   local p
@@ -22,7 +27,15 @@ for attempt in 1 2; do
   "$@" &
   pid=$!
   deadline=$((SECONDS + limit))
-  while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+  started=$SECONDS next=$((SECONDS + beat))
+  while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do
+    sleep 0.2
+    if [ "$beat" -gt 0 ] && [ "$SECONDS" -ge "$next" ]; then
+      echo "run-tests: $what${COLLIDE_BACKEND:+ (COLLIDE_BACKEND=$COLLIDE_BACKEND)} still running:" \
+        "$((SECONDS - started)) s of at most $limit s" >&2
+      next=$((SECONDS + beat))
+    fi
+  done
   if kill -0 "$pid" 2>/dev/null; then
     kill -9 $(tree "$pid") 2>/dev/null
     wait "$pid" 2>/dev/null

@@ -42,7 +42,7 @@ def need(ok, what):
     if not ok: fail.append(what)
 docker = open(".clusterfuzzlite/Dockerfile").read()
 need(re.search(r"^FROM gcr\.io/oss-fuzz-base/base-builder", docker, re.M), "Dockerfile: FROM the OSS-Fuzz base-builder")
-for pkg in ("libsimde-dev", "libgmp-dev", "zip"):
+for pkg in ("libsimde-dev", "libgmp-dev", "libxxhash-dev", "zip"):
     need(pkg in docker, f"Dockerfile installs {pkg} (build.sh needs it)")
     need(pkg in open("scripts/build/install-deps.sh").read(), f"install-deps.sh installs {pkg} too")
 need("COPY .clusterfuzzlite/build.sh $SRC/" in docker, "Dockerfile copies build.sh to $SRC")

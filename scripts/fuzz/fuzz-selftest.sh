@@ -3,7 +3,8 @@
 # variant below, copy the tree to build/selftest/<bug>/, apply the bug, rebuild only what it
 # touches, and fuzz the target that should notice it from an EMPTY corpus (no seeds), for at
 # most SELFTEST_SECONDS (default 60). Prints the time each bug took to be found and the kill
-# rate; exits non-zero unless every bug is found. SELFTEST_ONLY=name,name runs only those.
+# rate; exits non-zero unless every bug is found. SELFTEST_ONLY=name,name runs only those;
+# SELFTEST_JOBS bugs run at once (default: the CPUs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 limit=${SELFTEST_SECONDS:-60}
@@ -53,6 +54,13 @@ bugs=(
   "par-steal-first@core/src/broadphase/tasks/steal.c@parallel@s/      while (take(s, true, \&c)) {/      while (take(s, false, \&c)) {/@a task that has swept its own part takes another part's chunks from the first instead of the last (the ordered join then puts them after the part's own pairs, out of cell order)"
   "owned-part-row-above@core/src/broadphase/sap/pick.c@parallel@s/(w >> 16 \& \(1u\|one\)) \* /0 * /@the parallel sweep's parts forget the row below when they find a box's last cell: a part leaves out the boxes that start in the row before its cells but reach into them (pairs in the range's first row missed)"
   "scene-truncation-short@core/src/scene.c@scene@s/  if (rest < payload)/  if (rest + 4 < payload)/@the binary scene reader's truncation check lets a file up to one float short through (it reads past the file's end)"
+  "kept-grid-first-row@core/src/broadphase/cache/kgrid_query.c@cache@s/const uint32_t need_bits = (x != r\[0\]) | (y != r\[1\]) << 1 | (z != r\[2\]) << 2;/const uint32_t need_bits = (x != r[0]) | (z != r[2]) << 2;/@the kept grid's neighbourhoods forget on which row an entry's box starts (a box met in two rows of cells is copied, and its pair reported, twice)"
+  "kept-grid-stale-live@core/src/broadphase/cache/rest.c@cache@s/    rest->count += !(c->moved\[p.a\] | c->moved\[p.b\]);/    rest->count += !c->moved[p.a];/@the kept grid keeps a last-frame pair whose second box moved as a resting pair"
+  "static-drops-one@core/src/broadphase/static.c@broadphase@s/    const size_t drop_p = (is_static\[p.a\] != 0) \& (is_static\[p.b\] != 0);/    const size_t drop_p = (is_static[p.a] != 0) | (is_static[p.b] != 0);/@the static rule drops a pair with one static box (every other pair of a list)"
+  "changes-forget-ended@core/src/broadphase/cache/changes.c@cache@s/      c->ended.data\[e++\] = gone->data\[g++\];/      g++;/@the cache's contact events never report an ended pair"
+  "peer-rule-sdl-closed@bench/kernel-peers/kernel-peers.list@peers@s/touch=open,repr=xywh,empty=yes,nan=clip/repr=xywh,empty=yes,nan=clip/@a kernel peer's rule declared wrongly: SDL_HasIntersectionF declared closed (touching rectangles do not intersect in SDL)"
+  "slab-open-entry-at-1@core/src/simd/simd_slab.h@slab@s/vm_and(vf_lt(n, k->one), vf_gt(f, k->zero))/vm_and(vf_le(n, k->one), vf_gt(f, k->zero))/@the SIMD slab test's open rule counts an entry at exactly t = 1 (a segment ending exactly on a face: the open rule's miss)"
+  "deal-count-diagonal@core/src/broadphase/sap/deal.c@parallel@s/f\[1\] += dz, f\[down + 1\] += dy \& dz;/f[1] += dz, f[down - 1] += dy \& dz;/@the parallel deal's count of a 3D box's diagonal cell (f[down + 1]) goes to the cell before it (the cell counts then miss the box: the structure check's cell count)"
   "user-wrong-touch@USER_KERNELS@aabb@examples/user-kernels/wrong_touch.c@a user backend (examples/user-kernels/wrong_touch.c) whose closed rule is open on one side"
 )
 
@@ -84,13 +92,16 @@ if [ "${1:-}" = --check ]; then
 fi
 
 [ -x build/fuzz/fuzz_aabb ] || { echo "fuzz-selftest: run 'make fuzz-build' first" >&2; exit 2; }
-rows=()
-found=0
-total=0
-for spec in "${bugs[@]}"; do
-  IFS='@' read -r name file target expr what <<<"$spec"
-  if [ -n "${SELFTEST_ONLY:-}" ] && [[ ",$SELFTEST_ONLY," != *",$name,"* ]]; then continue; fi
-  total=$((total + 1))
+jobs=${SELFTEST_JOBS:-$(nproc)}
+[[ $jobs =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] ||
+  { echo "fuzz-selftest: SELFTEST_JOBS=$jobs: must be a whole number of at least 1" >&2; exit 2; }
+
+# One bug: its copy of the tree, the bug applied, the target rebuilt and fuzzed from an empty
+# corpus; writes its summary row to $dir/row ("found" or "NOT FOUND" in it) and prints its line.
+# Exit 2 when the bug does not apply or its variant does not build.
+run_bug() { # SPEC
+  local name file target expr what dir user rc start secs result broken
+  IFS='@' read -r name file target expr what <<<"$1"
   dir=build/selftest/$name
   rm -rf "$dir"
   scripts/build/copy-sources.sh . "$dir"
@@ -103,26 +114,22 @@ for spec in "${bugs[@]}"; do
     sed -i -e "$expr" "$dir/$file"
     if cmp -s "$file" "$dir/$file"; then
       echo "fuzz-selftest: the '$name' mutation no longer applies to $file: update scripts/fuzz/fuzz-selftest.sh" >&2
-      exit 2
+      return 2
     fi
   fi
   if ! make -C "$dir" --no-print-directory O=build/fuzz CC="${FUZZ_CC:-clang}" SANITIZE=fuzz \
     "${user[@]}" "build/fuzz/fuzz_$target" >"$dir/build.log" 2>&1; then
     echo "fuzz-selftest: the '$name' variant does not build; see $dir/build.log" >&2
-    exit 2
+    return 2
   fi
   mkdir -p "$dir/empty-corpus" "$dir/artifacts"
-  printf 'fuzz-selftest: %-22s (%s) ... ' "$name" "$target"
   start=$(date +%s.%N)
-  set +e
+  rc=0
   "$dir/build/fuzz/fuzz_$target" -max_total_time="$limit" -max_len=8192 -timeout=20 \
     -dict=fuzz/collide.dict -artifact_prefix="$dir/artifacts/" "$dir/empty-corpus" \
-    >"$dir/fuzz.log" 2>&1
-  rc=$?
-  set -e
+    >"$dir/fuzz.log" 2>&1 || rc=$?
   secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
   if [ "$rc" -ne 0 ] && grep -q 'DISAGREEMENT\|differs from\|ERROR: AddressSanitizer\|runtime error:\|^collide: .* invalid: ' "$dir/fuzz.log"; then
-    found=$((found + 1))
     result="found in ${secs}s"
     # A structure check's abort names the broken rule: shown with the time.
     broken=$(grep -m1 '^collide: .* invalid: ' "$dir/fuzz.log" | sed 's/^collide: //; s/ (at index [0-9]*)$//' || true)
@@ -130,8 +137,36 @@ for spec in "${bugs[@]}"; do
   else
     result="NOT FOUND (${secs}s, exit $rc)"
   fi
-  echo "$result"
-  rows+=("$(printf '%-22s %-7s %-24s %s' "$name" "$target" "$result" "$what")")
+  printf 'fuzz-selftest: %-22s (%s) ... %s\n' "$name" "$target" "$result"
+  printf '%-22s %-7s %-24s %s\n' "$name" "$target" "$result" "$what" >"$dir/row"
+}
+
+# SELFTEST_JOBS bugs at once (default: the CPUs; each fuzzes on one core, its build is one
+# make job): the lines come as the bugs finish, the summary in the list's order.
+chosen=()
+for spec in "${bugs[@]}"; do
+  IFS='@' read -r name _ <<<"$spec"
+  if [ -n "${SELFTEST_ONLY:-}" ] && [[ ",$SELFTEST_ONLY," != *",$name,"* ]]; then continue; fi
+  chosen+=("$spec")
+done
+echo "fuzz-selftest: ${#chosen[@]} seeded bugs, $jobs at a time, at most ${limit}s of fuzzing each"
+pids=()
+failed_setup=0
+for spec in "${chosen[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || failed_setup=1; done
+  run_bug "$spec" &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || failed_setup=1; done
+[ "$failed_setup" -eq 0 ] || { echo "fuzz-selftest: a seeded bug did not apply or build (above)" >&2; exit 2; }
+rows=()
+found=0
+total=${#chosen[@]}
+for spec in "${chosen[@]}"; do
+  IFS='@' read -r name _ <<<"$spec"
+  row=$(cat "build/selftest/$name/row")
+  rows+=("$row")
+  if [[ $row != *"NOT FOUND"* ]]; then found=$((found + 1)); fi
 done
 
 echo

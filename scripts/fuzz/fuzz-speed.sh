@@ -5,7 +5,7 @@
 # run spends its first seconds on); new inputs go to a scratch folder, so the corpus is left as
 # it is. The rate is libFuzzer's count of executed inputs over the seconds given. Prints one
 # line per target, then a table with the machine (the benchmark's machine name, with the TSC
-# rate, when build/release/collide-bench exists) and the load average, for docs/fuzzing.md.
+# rate, when build/release/collide-bench exists) and the load average, for docs/fuzzing-runs.md.
 # Run it on a quiet machine: a second process on the same core halves every rate.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -43,15 +43,23 @@ class Scene:
         if len(data) < 24 or data[:8] != MAGIC:
             sys.exit(f"scene-seeds: {path}: not a binary scene file")
         version, self.dims, self.count, self.frames = struct.unpack_from("<4I", data, 8)
-        if version != 1 or self.dims not in (2, 3):
-            sys.exit(f"scene-seeds: {path}: version {version}, dims {self.dims}: not a version 1 scene")
-        want = 24 + self.frames * 2 * self.dims * self.count * 4
+        if version not in (1, 2) or self.dims not in (2, 3):
+            sys.exit(f"scene-seeds: {path}: version {version}, dims {self.dims}: not a version 1 or 2 scene")
+        # Version 2: a flags word, and with its bit 0 one bit a box of static marks padded to a
+        # multiple of 4 bytes (collide/scene.h); the seeds take the boxes only.
+        self.head = 24
+        if version == 2:
+            if len(data) < 28:
+                sys.exit(f"scene-seeds: {path}: truncated")
+            (flags,) = struct.unpack_from("<I", data, 24)
+            self.head = 28 + ((self.count + 7) // 8 + 3) // 4 * 4 if flags & 1 else 28
+        want = self.head + self.frames * 2 * self.dims * self.count * 4
         if len(data) != want:
             sys.exit(f"scene-seeds: {path}: {len(data)} bytes, want {want}")
         self.data = data
 
     def _at(self, f, a, i):
-        return 24 + ((f * 2 * self.dims + a) * self.count + i) * 4
+        return self.head + ((f * 2 * self.dims + a) * self.count + i) * 4
 
     def axis(self, f, a):
         """Frame f's a-th array (0: min x ... 2 dims - 1: max of the last axis) as floats."""
@@ -187,15 +195,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--tool", default="")
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--yours", nargs="*", default=[], help="the user's files (make fuzz SCENE=), named as such")
+    ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     sets, caches = [], []
-    for path in args.files:
+    for path in args.files + args.yours:
         if not os.path.isfile(path):
             sys.exit(f"scene-seeds: {path}: no such file")
         s, c = seeds_of(path, args.tool)
         sets += s
         caches += c
+        if path in args.yours:
+            print(f"scene-seeds: {path} (your file): {len(s)} box sets (broadphase, parallel) and "
+                  f"{len(c)} cache inputs")
     for target, inputs in (("broadphase", sets), ("parallel", sets), ("cache", caches)):
         folder = os.path.join(args.out, target)
         shutil.rmtree(folder, ignore_errors=True)
@@ -204,7 +216,7 @@ def main():
             with open(os.path.join(folder, f"scene-{k:04d}"), "wb") as f:
                 f.write(data)
     print(f"scene-seeds: {len(sets)} box sets (broadphase, parallel) and {len(caches)} cache "
-          f"inputs from {len(args.files)} file(s) in {args.out}/")
+          f"inputs from {len(args.files) + len(args.yours)} file(s) in {args.out}/")
 
 
 if __name__ == "__main__":

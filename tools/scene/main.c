@@ -13,9 +13,9 @@ static const char usage[] =
     "       collide-scene info FILE...\n"
     "Scene files hold a game's boxes frame after frame (docs/scenes.md).\n"
     "  convert   reads IN (either form) and writes OUT in the other form, or the one --to\n"
-    "            names; the boxes are the same bits\n"
-    "  info      reads each FILE and prints its form, dims, boxes a frame, frames and the\n"
-    "            bounds of its finite coordinates per axis\n"
+    "            names; the boxes are the same bits, the static marks the same boxes\n"
+    "  info      reads each FILE and prints its form, dims, boxes a frame, frames, static\n"
+    "            boxes and the bounds of its finite coordinates per axis\n"
     "Exit status: 0 done, 1 OUT could not be written, 2 a bad file or usage (one line naming\n"
     "the file, the line or byte and the reason).\n";
 
@@ -35,8 +35,12 @@ static const char *form_name(col_scene_form form) {
 static int info(const char *path) {
   col_scene scene;
   if (!read_scene(path, &scene)) return 2;
-  printf("%s: %s, version %u, %uD, %zu boxes a frame, %zu frames\n", path, form_name(scene.form),
-         COL_SCENE_VERSION, scene.dims, scene.count, scene.frames);
+  size_t statics = 0;
+  for (size_t i = 0; scene.is_static != NULL && i < scene.count; i++) statics += scene.is_static[i];
+  printf("%s: %s, %uD, %zu boxes a frame, %zu frames", path, form_name(scene.form), scene.dims,
+         scene.count, scene.frames);
+  if (statics > 0) printf(", %zu static (version 2 marks)", statics);
+  printf("\n");
   for (unsigned k = 0; k < scene.dims; k++) {
     /* The finite bounds only: one unbounded box would hide the level's extent. */
     float lo = INFINITY, hi = -INFINITY;
@@ -76,7 +80,8 @@ static int convert(const char *in, const char *out, int to) {
   }
   for (size_t f = 0; f < scene.frames; f++) col_scene_frame(&scene, f, &frames[f]);
   col_scene_error e;
-  const col_status st = col_scene_write_path(out, form, frames, scene.frames, &e);
+  const col_status st =
+      col_scene_write_path_static(out, form, frames, scene.frames, scene.is_static, &e);
   if (st != COL_OK) fprintf(stderr, "collide-scene: %s: %s\n", out, e.message);
   free(frames);
   col_scene_destroy(&scene);
@@ -109,6 +114,22 @@ int main(int argc, char **argv) {
       i += 2;
     }
     if (argc - i == 2) return convert(argv[i], argv[i + 1], to);
+    fprintf(stderr, "collide-scene convert: give IN and OUT (%d file%s given)\n", argc - i,
+            argc - i == 1 ? "" : "s");
+  } else if (argc == 2 && strcmp(argv[1], "info") == 0) {
+    fputs("collide-scene info: name one or more scene files\n", stderr);
+  } else if (argc >= 2) {
+    /* A command misspelled: say so and which it resembles (a prefix either way), not only the
+     * usage. */
+    static const char *const commands[] = {"convert", "info"};
+    const char *like = NULL;
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
+      const size_t n =
+          strlen(argv[1]) < strlen(commands[k]) ? strlen(argv[1]) : strlen(commands[k]);
+      if (n >= 2 && strncmp(argv[1], commands[k], n) == 0) like = commands[k];
+    }
+    fprintf(stderr, "collide-scene: '%s' is not a command (convert, info)%s%s%s\n", argv[1],
+            like ? "; did you mean " : "", like ? like : "", like ? "?" : "");
   }
   fputs(usage, stderr);
   return 2;

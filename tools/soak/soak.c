@@ -1,7 +1,7 @@
 /* The incremental broadphase cache over a long run: frames of the moving scene (a tenth of the
  * boxes move each frame) through col_broadphase_cache_update_moved, once per kept algorithm
- * (tree and sweep and prune), with the pairs compared against brute force every few frames.
- * It fails when memory grows (peak RSS, or the bytes the cache reports holding) or the
+ * (tree, sweep and prune, the kept grid), with the pairs compared against brute force every few
+ * frames. It fails when memory grows (peak RSS, or the bytes the cache reports holding) or the
  * per-frame time drifts between the first and the last window of frames. Usage in README.md
  * ("Soak test") and `make help`; the options are read from the command line:
  *   soak FRAMES BOXES CHECK_EVERY RSS_SLACK_KB DRIFT [--selftest-leak|-slow|-pairs]
@@ -17,9 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-enum { ALGOS = 2 };
-static const col_broadphase algo_of[ALGOS] = {COL_BROADPHASE_TREE, COL_BROADPHASE_SAP};
-static const char *const algo_name[ALGOS] = {"tree", "sap"};
+enum { ALGOS = 3 };
+static const col_broadphase algo_of[ALGOS] = {COL_BROADPHASE_TREE, COL_BROADPHASE_SAP,
+                                              COL_BROADPHASE_GRID};
+static const char *const algo_name[ALGOS] = {"tree", "sap", "grid"};
 
 typedef struct run {
   col_broadphase_cache *cache;

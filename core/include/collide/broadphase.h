@@ -128,10 +128,32 @@ typedef void col_pair_sink(void *context, const col_pair *pairs, size_t count);
  * `batch`: pairs per sink call at most; 0 picks 4,096 (32 KB); a batch may be shorter than
  * that when an algorithm needs more room than the batch has left. The sink must not call back
  * into this call's buffer. Errors as col_broadphase_pairs (then the sink may have had part of
- * the pairs), and COL_ERR_NULL for a NULL buffer or sink, COL_ERR_SIZE for a batch under 64. */
+ * the pairs), and COL_ERR_NULL for a NULL buffer or sink, COL_ERR_SIZE for a batch under 64 or
+ * over SIZE_MAX / sizeof(col_pair) (its bytes past what a size_t counts). */
 col_status col_broadphase_pairs_stream(col_broadphase algorithm, const col_boxes *boxes,
                                        col_touch touch, col_pairs *buffer, size_t batch,
                                        col_pair_sink *sink, void *context,
+                                       col_broadphase_stats *stats);
+
+/* Static boxes. Most boxes of a game level never move (tiles, walls, props). Marking them
+ * static asks for the static rule: pairs of two static boxes are left out (two walls that touch
+ * never make a contact: Box2D and Jolt never pair two static bodies, Bullet filters them by its
+ * collision groups), and every pair with at least one box that is not static is reported
+ * exactly as col_broadphase_pairs reports it. `is_static` holds one byte per box (boxes->count
+ * of them): nonzero marks box i static; NULL marks none (the call is then col_broadphase_pairs).
+ * The rule goes by the marks, not by motion: a static box may move (a door), and its pairs with
+ * the boxes not static follow it.
+ *
+ * col_broadphase_pairs_static: every pair (a, b), a < b, that col_broadphase_pairs finds for
+ * the same algorithm and touch rule, less those with both boxes static, written to `out`
+ * (replacing its contents) in the order col_broadphase_pairs gives them (col_pairs_sort gives
+ * the canonical one). From scratch the algorithm still tests static boxes against each other
+ * (every pair is found, the static ones dropped in one pass over the list); the kept grid of
+ * col_broadphase_cache (COL_BROADPHASE_GRID) is the form that never looks for them. stats as
+ * col_broadphase_pairs' with pairs counting those reported. Errors as col_broadphase_pairs
+ * (COL_ERR_MEMORY: out then empty). */
+col_status col_broadphase_pairs_static(col_broadphase algorithm, const col_boxes *boxes,
+                                       const uint8_t *is_static, col_touch touch, col_pairs *out,
                                        col_broadphase_stats *stats);
 
 /* Bipartite sweep and prune: every pair (a, b) with box a of set `first` overlapping box b of
@@ -154,14 +176,23 @@ typedef struct col_broadphase_cache col_broadphase_cache;
 /* COL_ERR_NULL or COL_ERR_MEMORY; *cache is set on success only. */
 col_status col_broadphase_cache_create(col_broadphase_cache **cache);
 /* The algorithm the cache keeps up to date: COL_BROADPHASE_TREE (the default: moved boxes are
- * reinserted and looked up, other pairs carried over) or COL_BROADPHASE_SAP (the order on min x
- * is kept: when at most a quarter of the boxes moved, each moved one is put back in its place
- * by shifting the boxes in between (or, past N shifted places, all are merged in one pass), the
- * pairs between unmoved boxes carried over and each moved box looked up in a window of sorted
- * positions around it whose size adapts to the scene, or, when its overlaps may lie outside
- * the window, forward in its sweep run and backward from the first positions whose max x
- * reaches it; otherwise everything is sorted and swept again). Other values: COL_ERR_ARGUMENT. A
- * change resets the cache. */
+ * reinserted and looked up, other pairs carried over; when more than a quarter of the boxes
+ * moved, the tree is built again top-down and every pair found from it, as from scratch),
+ * COL_BROADPHASE_GRID (the kept grid, made for game levels, where most boxes rest and a few
+ * move: the boxes that did not move in the last update rest in a uniform grid kept between
+ * updates, together with the pairs among them; an update takes the boxes that moved out of
+ * the grid, puts those that stopped back, finds the pairs among the moving boxes by sweep and
+ * prune on them alone and looks each up in the grid cells it covers on the active backend, so
+ * its cost follows the boxes that moved, not the level's size (the resting pairs are copied);
+ * the first update, and any in which more than a quarter of the boxes moved, is found from
+ * scratch by sweep and prune, after which every box rests) or COL_BROADPHASE_SAP (the order on min
+ * x is kept: when at most a quarter of the boxes moved, each moved one is put back in its place by
+ * shifting the boxes in between (or, past N shifted places, all are merged in one pass), the pairs
+ * between unmoved boxes carried over and each moved box looked up in a window of sorted positions
+ * around it whose size adapts to the scene, or, when its overlaps may lie outside the window,
+ * forward in its sweep run and backward from the first positions whose max x reaches it; otherwise
+ * everything is sorted and swept again). Other values: COL_ERR_ARGUMENT. A change resets the cache.
+ */
 col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
                                               col_broadphase algorithm);
 void col_broadphase_cache_destroy(col_broadphase_cache *cache);
@@ -172,6 +203,29 @@ void col_broadphase_cache_destroy(col_broadphase_cache *cache);
 col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,
                                        col_touch touch, col_pairs *out,
                                        col_broadphase_stats *stats);
+/* Static boxes (see col_broadphase_pairs_static): is_static[0, count) is copied and every later
+ * update reports the static rule's pairs (those of col_broadphase_pairs_static for the same
+ * boxes), which the kept grid never looks for; count must equal every later update's box count
+ * (COL_ERR_SIZE from the update otherwise, the cache then left as it was). NULL (count 0)
+ * clears the marks. Marks other than the cache holds reset it (the next update rebuilds).
+ * Errors: COL_ERR_NULL (cache; is_static NULL with count > 0), COL_ERR_SIZE (count >
+ * UINT32_MAX), COL_ERR_MEMORY (the marks are then cleared and the cache reset). */
+col_status col_broadphase_cache_set_static(col_broadphase_cache *cache, const uint8_t *is_static,
+                                           size_t count);
+/* Contact events: with tracking on, each successful update also finds the pairs that began (in
+ * this update's pairs and not in the previous update's) and those that ended (in the previous
+ * update's and not in this one's): exactly the difference of the two pair sets. After the
+ * first update, and after any reset (a change of count, dims, touch rule, algorithm or static
+ * marks, or an error), `began` is every pair of the update and `ended` empty. Only a pair with
+ * a box that moved (changed bit for bit, or listed) can begin or end, so only those pairs are
+ * compared: the cost follows what moved. Off by default. Errors: COL_ERR_NULL. */
+col_status col_broadphase_cache_track_changes(col_broadphase_cache *cache, bool on);
+/* The last update's began and ended pairs, each sorted by (a, b) (col_pairs_sort's order),
+ * into the caller's two lists (replacing their contents; their working memory is untouched).
+ * Errors: COL_ERR_NULL, COL_ERR_ARGUMENT (tracking is off, or the last update failed or came
+ * before tracking was turned on), COL_ERR_MEMORY (both lists then empty). */
+col_status col_broadphase_cache_changes(const col_broadphase_cache *cache, col_pairs *began,
+                                        col_pairs *ended);
 /* The same update when the caller knows which boxes changed (as engines do): `moved` lists
  * them (moved_count entries, any order, repeats allowed; a listed box that did not change is
  * fine), so the cache does not compare every box with the last frame. Every box not listed

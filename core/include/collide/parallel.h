@@ -44,7 +44,8 @@ col_status col_thread_pool_create(uint32_t threads, col_thread_pool **pool);
 /* Stops and joins the threads; no call may be using the pool. NULL is ignored. */
 void col_thread_pool_destroy(col_thread_pool *pool);
 /* A task system that runs on the pool (valid until the pool is destroyed; workers = the
- * pool's thread count). Its run returns false only for a NULL fn. */
+ * pool's thread count). Its run returns false only for a NULL fn. A NULL pool gives a task
+ * system of no workers whose run returns false (and runs nothing). */
 col_task_system col_thread_pool_tasks(col_thread_pool *pool);
 
 /* How a parallel call runs: tasks == NULL means a built-in pool shared by the process, created
@@ -97,6 +98,15 @@ col_status col_broadphase_pairs_parallel(const col_boxes *boxes, col_touch touch
 col_status col_broadphase_pairs_parallel_any_order(const col_boxes *boxes, col_touch touch,
                                                    const col_parallel *parallel, col_pairs *out,
                                                    col_broadphase_stats *stats);
+
+/* The static rule (collide/broadphase.h, col_broadphase_pairs_static) through the task system:
+ * col_broadphase_pairs_parallel's pairs less those of two static boxes, in the order of
+ * col_broadphase_pairs_static(COL_BROADPHASE_SAP, ...), whatever the tasks; is_static NULL:
+ * col_broadphase_pairs_parallel itself. Errors, stats and `out` after an error as
+ * col_broadphase_pairs_parallel. */
+col_status col_broadphase_pairs_parallel_static(const col_boxes *boxes, const uint8_t *is_static,
+                                                col_touch touch, const col_parallel *parallel,
+                                                col_pairs *out, col_broadphase_stats *stats);
 
 /* The incremental cache's whole-frame passes (the sweep and prune cache's full sort and sweep
  * of the first frame, and of frames where too many boxes moved) through a task system, with the

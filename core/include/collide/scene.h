@@ -4,13 +4,19 @@
  * format's full description with examples; this header is its reference.
  *
  * A scene holds `frames` frames of `count` boxes each (the same count in every frame: box i of
- * one frame is box i of the next, moved), all 2D or all 3D. Two forms, version 1 of both:
+ * one frame is box i of the next, moved), all 2D or all 3D, and, from version 2 on, which boxes
+ * are static (a level's tiles and walls: see col_broadphase_pairs_static). Two forms; the
+ * readers read versions 1 and 2 of both, the writers write version 1 when no marks are given
+ * (readable by every reader of version 1) and version 2 with marks:
  *
  * TEXT (made to be read and written by hand or by any language):
  *   line 1        "collide-scene 1 2d" or "collide-scene 1 3d" (magic, version, dims), words
  *                 separated by spaces or tabs;
  *   a box         one line of 2 x dims numbers: min x, min y, [min z,] max x, max y, [max z];
  *   "---"         a line that ends one frame and starts the next;
+ *   "static ..."  (version 2) box indices and ranges "lo-hi" (decimal, lo <= hi) of static
+ *                 boxes, separated by blanks, on any number of such lines anywhere after the
+ *                 header (indices past the last box are an error; repeats are fine);
  *   ignored       empty lines, lines of blanks, lines whose first non-blank is '#';
  *   line ends     "\n" or "\r\n"; the last line may lack its end.
  *   A number is what C's strtof reads in the "C" locale (decimal, hexadecimal "0x1.8p+3",
@@ -21,8 +27,11 @@
  *   -0 as "-0", subnormals, FLT_MAX, "inf", "-inf".
  * BINARY (compact, exact, fast):
  *   bytes 0-7     the magic "COLSCENE";
- *   bytes 8-23    four unsigned 32-bit little-endian words: version (1), dims (2 or 3), box
- *                 count, frame count;
+ *   bytes 8-23    four unsigned 32-bit little-endian words: version (1 or 2), dims (2 or 3),
+ *                 box count, frame count;
+ *   version 2     a 32-bit little-endian flags word (bit 0: static marks follow; every other
+ *                 bit 0), then with bit 0 one bit a box (box i: bit i % 8 of byte i / 8, 1 =
+ *                 static), its last byte's unused bits 0 and zero bytes to a multiple of 4;
  *   then          per frame, 2 x dims arrays of `count` float32 (IEEE 754 binary32 bits,
  *                 little-endian): min x, min y, [min z,] max x, max y, [max z] (col_boxes'
  *                 order); the file ends exactly there.
@@ -50,7 +59,7 @@
 /* Scene files                                                                              */
 /* ---------------------------------------------------------------------------------------- */
 
-#define COL_SCENE_VERSION    1u
+#define COL_SCENE_VERSION    2u /* the newest version written (files with static marks) */
 #define COL_SCENE_MAX_FLOATS ((uint64_t)1 << 28)
 #define COL_SCENE_MAX_FRAMES ((uint64_t)1 << 20)
 #define COL_SCENE_MAX_BYTES  ((uint64_t)1 << 34)
@@ -69,6 +78,10 @@ typedef struct col_scene {
   size_t count, frames;
   col_scene_form form;
   float *data;
+  /* count bytes, 1 for a static box and 0 for the others (version 2 files that mark at least
+   * one box), or NULL when no box is marked (every version 1 file). Owned by the scene; a scene
+   * built by hand sets it (or NULL) itself. */
+  uint8_t *is_static;
 } col_scene;
 
 /* Where and why a file was refused (filled by the readers and writers on any error, zeroed on
@@ -88,10 +101,12 @@ typedef struct col_scene_error {
  * with col_scene_destroy). On error *scene is left untouched, nothing stays allocated and
  * `error` (may be NULL) says where and why. Errors: COL_ERR_NULL (bytes with size > 0, file,
  * path, scene), COL_ERR_VERSION (a scene file of another version: its magic is right, its
- * version is not 1), COL_ERR_FORMAT (a file breaking the format: wrong magic, dims not
+ * version is not 1 or 2), COL_ERR_FORMAT (a file breaking the format: wrong magic, dims not
  * 2 or 3, a line of the wrong number of numbers (a 3D box in a 2D file), something that is not
  * a number, NaN, an inverted box, frames of different box counts, a truncated file or bytes
- * after its end, counts over the limits above), COL_ERR_IO (the stream or path could not be
+ * after its end, counts over the limits above, a "static" line in a version 1 text file, a
+ * static mark that is not an index or a range or lies past the last box, unknown flags or
+ * nonzero padding after a binary file's marks), COL_ERR_IO (the stream or path could not be
  * read; `reason` says so), COL_ERR_MEMORY. */
 col_status col_scene_read_memory(const void *bytes, size_t size, col_scene *scene,
                                  col_scene_error *error);
@@ -121,5 +136,14 @@ col_status col_scene_write_file(FILE *file, col_scene_form form, const col_boxes
                                 size_t nframes, col_scene_error *error);
 col_status col_scene_write_path(const char *path, col_scene_form form, const col_boxes *frames,
                                 size_t nframes, col_scene_error *error);
+/* The same with static marks: is_static[0, count) (nonzero: static; the frames' box count of
+ * them), written as version 2 (NULL: version 1, as the calls above). A box marked in the file
+ * reads back as 1 in col_scene's is_static. Errors as col_scene_write_file. */
+col_status col_scene_write_file_static(FILE *file, col_scene_form form, const col_boxes *frames,
+                                       size_t nframes, const uint8_t *is_static,
+                                       col_scene_error *error);
+col_status col_scene_write_path_static(const char *path, col_scene_form form,
+                                       const col_boxes *frames, size_t nframes,
+                                       const uint8_t *is_static, col_scene_error *error);
 
 #endif

@@ -41,6 +41,7 @@ typedef struct col_balls {
 /* Zeroed arrays for `count` balls. Errors (*out untouched): COL_ERR_NULL, COL_ERR_OVERFLOW,
  * COL_ERR_MEMORY. */
 col_status col_balls_create(size_t count, float width, float height, col_balls *out);
+/* Frees the arrays and zeroes the struct; NULL is ignored. */
 void col_balls_destroy(col_balls *balls);
 
 /* One frame of the bouncing-balls seed:
@@ -75,6 +76,7 @@ typedef struct col_world {
 
 /* Zeroed arrays for `count` entities. Errors as col_balls_create (*out untouched). */
 col_status col_world_create(size_t count, col_vec2 gravity, col_world *out);
+/* Frees the arrays and zeroes the struct; NULL is ignored. */
 void col_world_destroy(col_world *world);
 
 /* The seed's World.Update: for each entity i in order, velocity += gravity * weight (per

@@ -58,7 +58,7 @@ col_status col__bp_check(const col_boxes *boxes, col_touch touch);
 /* Working memory kept in the pair list between calls (col_pairs.work): slot `slot` (<
  * COL__BP_WORK_SLOTS) with room for `bytes`, its content undefined; NULL when out of memory.
  * A slot's pointer stays valid until the next call for the same slot. */
-#define COL__BP_WORK_SLOTS 5
+#define COL__BP_WORK_SLOTS 7
 void *col__bp_work(col__bp *bp, unsigned slot, size_t bytes);
 
 /* Appends (min(a, b), max(a, b)); COL_ERR_MEMORY when the list cannot grow. */
@@ -137,54 +137,7 @@ static inline uint32_t col__float_key(float f) {
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
-#define COL__BP_INLINE static inline __attribute__((always_inline))
-
-/* Four lanes at a time with GNU vector extensions (SSE2 on x86-64, NEON on Arm): the passes
- * over every box below, and a copy of a box built once in two 16-byte vectors and stored
- * whole at each of its places. Only IEEE sub, mul, compares and bit selects: the lanes get
- * exactly the scalar tail's results. */
-typedef float col__f4 __attribute__((vector_size(16)));
-typedef uint32_t col__u4 __attribute__((vector_size(16)));
-typedef int32_t col__i4 __attribute__((vector_size(16)));
-
-COL__BP_INLINE col__f4 load4(const float *p) {
-  col__f4 v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-
-COL__BP_INLINE col__f4 splat4(float x) { return (col__f4){x, x, x, x}; }
-
-/* v's lanes in the order of the lane numbers in `lanes` (each 0-3), a shuffle chosen at run
- * time: gcc and clang spell it differently. */
-#ifdef __clang__
-#define COL__SHUFFLE4(v, lanes) __builtin_shufflevector((v), (lanes))
-#else
-#define COL__SHUFFLE4(v, lanes) __builtin_shuffle((v), (lanes))
-#endif
-
-/* t where m (all ones), f elsewhere. */
-COL__BP_INLINE col__f4 pick4(col__i4 m, col__f4 t, col__f4 f) {
-  return (col__f4)(((col__i4)t & m) | ((col__i4)f & ~m));
-}
-
-/* a < b ? a : b and a > b ? a : b per lane (b when either is NaN), as pick4 gives them: on x86
- * one minps / maxps, which return exactly that, instead of a compare and a select (the survey's
- * running minimum and maximum wait on it at every step). */
-COL__BP_INLINE col__f4 min4(col__f4 a, col__f4 b) {
-#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
-  return __builtin_ia32_minps(a, b);
-#else
-  return pick4(a < b, a, b);
-#endif
-}
-COL__BP_INLINE col__f4 max4(col__f4 a, col__f4 b) {
-#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
-  return __builtin_ia32_maxps(a, b);
-#else
-  return pick4(a > b, a, b);
-#endif
-}
+#include "lanes.h"
 
 /* Sweep and prune's boxes dealt into cells (sap/deal.c): every box's record (box i's at
  * rec[i * COL__SAP_UNITS(dims)], the padding's after the last box's, all NaN), and each cell a run

@@ -1,6 +1,6 @@
 /* The broadphase front end: the growable pair list, argument checks, the shared helpers, and
  * the dispatch to each algorithm (DESIGN.md 4.5). */
-#include "broadphase.h"
+#include "static.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -301,12 +301,17 @@ static col_status run_user(size_t u, col__bp *bp) {
   return status;
 }
 
+col_status col__bp_run(size_t k, col__bp *bp) {
+  if (bp->boxes->count < 2) return COL_OK;
+  return k < BUILTIN ? builtin[k].run(bp) : run_user(k - BUILTIN, bp);
+}
+
 /* Algorithm k on validated input; the list emptied on error, the stats written on success. */
 static col_status run_algorithm(size_t k, col__bp *bp, col_broadphase_stats *stats) {
   col_status st = col__backend_active(&bp->backend);
   if (st != COL_OK) return st;
   bp->out->count = 0;
-  if (bp->boxes->count > 1) st = k < BUILTIN ? builtin[k].run(bp) : run_user(k - BUILTIN, bp);
+  st = col__bp_run(k, bp);
   if (st != COL_OK) {
     bp->out->count = 0;
     return st;
@@ -315,10 +320,8 @@ static col_status run_algorithm(size_t k, col__bp *bp, col_broadphase_stats *sta
   return COL_OK;
 }
 
-/* The checks both entry points share: the boxes, the rule, and an algorithm that takes the
- * boxes' dims; its row in *k. */
-static col_status check_call(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
-                             size_t *k) {
+col_status col__bp_check_call(col_broadphase algorithm, const col_boxes *boxes, col_touch touch,
+                              size_t *k) {
   const col_status checked = col__bp_check(boxes, touch);
   if (checked != COL_OK) return checked;
   *k = (unsigned)algorithm;
@@ -333,7 +336,7 @@ col_status col_broadphase_pairs(col_broadphase algorithm, const col_boxes *boxes
                                 col_pairs *out, col_broadphase_stats *stats) {
   if (out == NULL) return COL_ERR_NULL;
   size_t k;
-  const col_status checked = check_call(algorithm, boxes, touch, &k);
+  const col_status checked = col__bp_check_call(algorithm, boxes, touch, &k);
   if (checked != COL_OK) return checked;
   col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, NULL, false, NULL, 0, 0, NULL, NULL, NULL};
   return run_algorithm(k, &bp, stats);
@@ -348,10 +351,11 @@ col_status col_broadphase_pairs_stream(col_broadphase algorithm, const col_boxes
                                        col_broadphase_stats *stats) {
   if (buffer == NULL || sink == NULL) return COL_ERR_NULL;
   size_t k;
-  const col_status checked = check_call(algorithm, boxes, touch, &k);
+  const col_status checked = col__bp_check_call(algorithm, boxes, touch, &k);
   if (checked != COL_OK) return checked;
   if (batch == 0) batch = STREAM_BATCH;
-  if (batch < STREAM_BATCH_MIN) return COL_ERR_SIZE;
+  /* Under the least, or more pairs than a size_t can count the bytes of. */
+  if (batch < STREAM_BATCH_MIN || batch > SIZE_MAX / sizeof(col_pair)) return COL_ERR_SIZE;
   buffer->count = 0;
   /* The batch is the list's capacity: a list kept from a larger call is cut down to it, so that
    * the pairs stay in the cache between the algorithm's stores and the sink's reads. */

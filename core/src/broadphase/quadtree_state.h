@@ -57,16 +57,6 @@ typedef struct col__qt {
   unsigned dims;
 } col__qt;
 
-/* The lanes of m that are set, as bits 0-3 (on x86 one movmskps). */
-COL__BP_INLINE unsigned lanes_set(col__i4 m) {
-#if defined(__SSE__) && (defined(__x86_64__) || defined(__i386__))
-  return (unsigned)__builtin_ia32_movmskps((col__f4)m);
-#else
-  m &= (col__i4){1, 2, 4, 8};
-  return (unsigned)(m[0] | m[1] | m[2] | m[3]);
-#endif
-}
-
 /* Records the working memory held now (the tree's arrays, the lists' stack, a node's arrays). */
 static inline void col__qt_account(col__qt *q) {
   col__bp_scratch(q->bp,

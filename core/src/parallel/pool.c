@@ -23,19 +23,22 @@
  * started, so a pool is the calling thread alone (threads == 1: pool_run runs the tasks
  * inline) and asking for more is COL_ERR_TASKS, as when pthread_create fails. Nothing else
  * runs, so the locks are no-ops. */
-typedef int pthread_t, pthread_mutex_t, pthread_cond_t;
-#define PTHREAD_MUTEX_INITIALIZER    0
-#define pthread_create(t, a, f, arg) ((void)(t), (void)(f), (void)(arg), EAGAIN)
-#define pthread_join(t, r)           ((void)(t), 0)
-#define pthread_mutex_init(m, a)     ((void)(m), 0)
-#define pthread_mutex_destroy(m)     ((void)(m), 0)
-#define pthread_mutex_lock(m)        ((void)(m), 0)
-#define pthread_mutex_unlock(m)      ((void)(m), 0)
-#define pthread_cond_init(c, a)      ((void)(c), 0)
-#define pthread_cond_destroy(c)      ((void)(c), 0)
-#define pthread_cond_signal(c)       ((void)(c), 0)
-#define pthread_cond_broadcast(c)    ((void)(c), 0)
-#define pthread_cond_wait(c, m)      ((void)(c), (void)(m), 0)
+typedef int pthread_t, pthread_mutex_t, pthread_cond_t, pthread_attr_t;
+#define PTHREAD_MUTEX_INITIALIZER       0
+#define pthread_attr_init(a)            ((void)(a), EAGAIN)
+#define pthread_attr_setstacksize(a, n) ((void)(a), (void)(n), EAGAIN)
+#define pthread_attr_destroy(a)         ((void)(a), 0)
+#define pthread_create(t, a, f, arg)    ((void)(t), (void)(f), (void)(arg), EAGAIN)
+#define pthread_join(t, r)              ((void)(t), 0)
+#define pthread_mutex_init(m, a)        ((void)(m), 0)
+#define pthread_mutex_destroy(m)        ((void)(m), 0)
+#define pthread_mutex_lock(m)           ((void)(m), 0)
+#define pthread_mutex_unlock(m)         ((void)(m), 0)
+#define pthread_cond_init(c, a)         ((void)(c), 0)
+#define pthread_cond_destroy(c)         ((void)(c), 0)
+#define pthread_cond_signal(c)          ((void)(c), 0)
+#define pthread_cond_broadcast(c)       ((void)(c), 0)
+#define pthread_cond_wait(c, m)         ((void)(c), (void)(m), 0)
 #else
 #include <pthread.h>
 #endif
@@ -253,14 +256,27 @@ col_status col_thread_pool_create(uint32_t threads, col_thread_pool **pool) {
   atomic_init(&p->finished, 0);
   atomic_init(&p->generation, 0);
   atomic_init(&p->stop, false);
+  /* A 32-bit address space cannot hold 1,024 threads of glibc's default stack (8 MiB each, from
+   * RLIMIT_STACK: 8 GiB; found by cross-test ARCH=i386, where col_thread_pool_create(1024)
+   * returned COL_ERR_TASKS). collide's tasks need little stack (their largest frame is the radix
+   * sort's 16 KiB of counts), so 32-bit workers get 1 MiB; 64-bit ones keep the default. */
+  pthread_attr_t attr, *attr_p = NULL;
+  if (sizeof(void *) == 4 && pthread_attr_init(&attr) == 0) {
+    if (pthread_attr_setstacksize(&attr, (size_t)1 << 20) == 0)
+      attr_p = &attr;
+    else
+      pthread_attr_destroy(&attr);
+  }
   for (uint32_t k = 0; k + 1 < threads; k++) {
-    if (pthread_create(&p->ids[k], NULL, worker, p) != 0) {
+    if (pthread_create(&p->ids[k], attr_p, worker, p) != 0) {
+      if (attr_p) pthread_attr_destroy(attr_p);
       stop_workers(p);
       release(p);
       return COL_ERR_TASKS;
     }
     p->started++;
   }
+  if (attr_p) pthread_attr_destroy(attr_p);
   *pool = p;
   return COL_OK;
 }

@@ -93,6 +93,7 @@ def comparisons(table, order, kinds, families):
         + f" | {compiler} ÷ {reference} | best SIMD ÷ {compiler} |",
         "|---" * (len(twins) + 3) + "|",
     ]
+    header = len(lines)
     for key in sorted(table):
         if own_section(families, key[0]):
             continue
@@ -115,11 +116,15 @@ def comparisons(table, order, kinds, families):
             + " | ".join(fmt(div(ips(b), ips(b + "-emu"))) for b in twins)
             + f" | {fmt(div(ips(compiler), ips(reference)))} | {fmt(div(best, ips(compiler)))} |"
         )
+    if len(lines) == header:  # no kernel ran at these sizes: no empty table
+        del lines[header - 4:]
     lines.append("")
     lines += ratio_table(
         table, order, ("sprite", "first", "nohit"), ("sprite", "count", "nohit"),
         "Sprites, first-hit ÷ counting throughput when nothing collides (both must scan the "
         "whole overlap; first-hit skips the popcount):", "side")
+    if all(not line for line in lines[2:]):  # a run of other rows alone (scene files): no section
+        return []
     return lines
 
 

@@ -27,6 +27,50 @@ def cpu_identity(ctx):
             f"microcode {ctx.get('collide_cpu_microcode') or '?'}")
 
 
+LOAD_SPREAD = 0.10  # the scene rows' median spread past which a run is called noisy
+
+
+def load_figures(data):
+    """The load averages (1, 5, 15 minutes) at the run's start (Google Benchmark's load_avg) and
+    end (collide_load_avg_end, added by bench.sh), the logical CPUs, and the median spread of
+    the scene-file rows (their slowest walk over their fastest, less 1); None where not recorded."""
+    ctx = data.get("context", {})
+    start, end = ctx.get("load_avg"), ctx.get("collide_load_avg_end")
+    spreads = sorted(b["kcycles_spread"] for b in data.get("benchmarks", []) if "kcycles_spread" in b)
+    median = spreads[len(spreads) // 2] if spreads else None
+    return (start[0] if start else None, end[0] if end else None, ctx.get("num_cpus"), median)
+
+
+def load_warning(data):
+    """Why this run's timings are not to be trusted, or None: a load average above the logical
+    CPUs at its start or end (other work shared the machine), or scene rows whose repeated walks
+    differ by more than LOAD_SPREAD in the median."""
+    start, end, cpus, median = load_figures(data)
+    why = []
+    busiest = max((x for x in (start, end) if x is not None), default=None)
+    if busiest is not None and cpus and busiest > cpus:
+        why.append(f"the load average reached {busiest:.1f} on {cpus} logical CPUs")
+    if median is not None and median > LOAD_SPREAD:
+        why.append(f"the scene rows' repeated walks differ by {100 * median:.0f}% in the median "
+                   f"(more than {100 * LOAD_SPREAD:.0f}%)")
+    if not why:
+        return None
+    return ("other work shared the machine: " + " and ".join(why) + "; its ratios are noisy, so "
+            "run again on a quiet machine before trusting a margin")
+
+
+def load_text(data):
+    """One line: the load at the start and end and the scene rows' median spread."""
+    start, end, cpus, median = load_figures(data)
+    parts = [f"{start:.2f} at the start" if start is not None else "not recorded at the start",
+             f"{end:.2f} at the end" if end is not None else "not recorded at the end"]
+    text = ("load average not recorded" if start is None and end is None else
+            "load average " + ", ".join(parts) + f" on {cpus or '?'} logical CPUs")
+    if median is not None:
+        text += f"; scene rows' median spread {100 * median:.1f}%"
+    return text
+
+
 def revision_text(ctx):
     rev = ctx.get("collide_git_revision", "?")
     return f"`{rev}`" + (" (built from uncommitted changes)" if rev.endswith("-dirty") else "")
@@ -81,6 +125,7 @@ def machines_section(runs, labels, reports=None):
     lines.append(row("TSC, logical CPUs", [f"{c.get('collide_tsc_ghz', '?')} GHz, {c.get('num_cpus', '?')}" for c in ctxs]))
     lines.append(row("run", [f"{c.get('date', '?')[:10]}, {revision_text(c)}, suite `{c.get('collide_suite', '?')}`"
                              for c in ctxs]))
+    lines.append(row("load", [load_text(d) + (" **(noisy)**" if load_warning(d) else "") for _, d in runs]))
     for family, variant, scene, n, backend, need in TARGETS:
         cells = []
         for table, ctx in zip(tables, ctxs):
@@ -107,16 +152,15 @@ def machines_section(runs, labels, reports=None):
 
 def proven_lines():
     """Where the backends were proven to give the scalar reference's results bit for bit, with
-    the command that proves each; the timings are native only (collide-bench refuses to run
-    under emulation)."""
-    return [
-        "**Proven bit for bit on** (every backend each target runs gives the scalar reference's "
-        "results exactly):",
-        "",
-        "- x86-64, natively: `make test`",
-        "- aarch64 under qemu-user (native neon, scalar, the emulated twins): `make cross-test ARCH=arm64`",
-        "- s390x, big-endian, under qemu-user (scalar, the emulated twins): `make cross-test ARCH=s390x`",
-        "",
+    the command that proves each: every row of scripts/check/cross-targets.list (the one list,
+    read by its one parser); the timings are native only (collide-bench refuses to run under
+    emulation)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "check", "cross_targets.py")
+    spec = importlib.util.spec_from_file_location("cross_targets", path)
+    targets = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(targets)
+    return targets.proven_lines() + [
         "Timings come from native runs only (the machines below): the benchmark binary refuses to "
         "run under emulation.",
         "",

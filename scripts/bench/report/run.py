@@ -1,6 +1,6 @@
 """One run's full section (write.py): its machine and run, the targets, the speedup plot, a
 throughput plot and two tables per kernel and scene, then the sections of their own (pixels,
-dynamics, sweep, broadphase, parallel, peers, scene files). Benchmark names are
+dynamics, sweep, broadphase, parallel, peers, kernel peers, scene files). Benchmark names are
 family/variant/backend/scene/N (DESIGN.md 5). Every ratio comes from this one run: backends are
 compared only with the scalar backend measured in the same process, minutes apart at most."""
 import os
@@ -8,6 +8,7 @@ import os
 from .broadphase import broadphase_section
 from .parallel import parallel_section
 from .peers import peers_section
+from .kernel_peers import kernel_peers_section
 from .scenefiles import file_scene_names, scene_files_section
 from .dynamics import dynamics_section
 from .pixels import pixels_section
@@ -16,7 +17,7 @@ from . import util as report_util
 from .data import (ABSOLUTE_TARGETS, TARGETS, backend_kinds, backend_order, cycles, family_kinds,
                    own_section, pixels, run_time, speedup, table_of)
 from .choices import build_choices_section, comparisons, user_section
-from .machines import cpu_identity, revision_text
+from .machines import cpu_identity, load_text, load_warning, revision_text
 from .util import (fmt, human_items, place_legend, plt, readable_log_axes, save_figure, series_style,
                    times, verdict)
 
@@ -161,7 +162,8 @@ def report_run(path, data, out_dir, rel, machine):
         f"- Backends: {', '.join(order)} (default here: `{ctx.get('collide_default_backend', '?')}`)",
         f"- Google Benchmark library build: {ctx.get('library_build_type', '?')} (Debian's "
         "package; it only affects the harness, not the kernels)",
-    ] + run_time_lines(data) + [
+    ] + run_time_lines(data) + [f"- Load: {load_text(data)}"] + (
+        [f"- **Noisy run: {load_warning(data)}.**"] if load_warning(data) else []) + [
         "",
     ]
 
@@ -245,5 +247,6 @@ def report_run(path, data, out_dir, rel, machine):
                                 machine)
     lines += parallel_section(data, path)
     lines += peers_section(table, ctx)
+    lines += kernel_peers_section(table, ctx)
     lines += scene_files_section(data)
     return lines

@@ -9,6 +9,7 @@ import os
 import sys
 
 from .peers import INEXACT
+from .verdict import cost, is_static, level_goals, spread, verdict
 
 TINY = 1e-9  # K-cycles: keeps a ratio finite for an empty frame's row
 REAL_LIST = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench", "scenes",
@@ -75,8 +76,10 @@ def _rows(data, scene):
 
 def _exact(structure):
     """Ours, or a peer structure the peer list does not mark inexact (its per-frame rows,
-    peer-...-incremental, are the same structure)."""
-    base = structure[:-len("-incremental")] if structure.endswith("-incremental") else structure
+    peer-...-incremental, and those with the engine's static rule, ...-static, are the same
+    structure)."""
+    base = structure[:-len("-static")] if structure.endswith("-static") else structure
+    base = base[:-len("-incremental")] if base.endswith("-incremental") else base
     return not base.startswith("peer-") or base not in INEXACT
 
 
@@ -98,10 +101,10 @@ def _goals(name, dims, boxes, rows):
     """The real scenes' goals as table lines (verdicts), from the rows of one scene file."""
     def best(pred):
         found = [r for r in rows if pred(r)]
-        return min(found, key=lambda r: r[2]["kcycles_per_run"]) if found else None
+        return min(found, key=lambda r: cost(r[2])) if found else None
 
     def k(r):
-        return max(r[2]["kcycles_per_run"], TINY)
+        return cost(r[2])
 
     out = []
     scratch = [r for r in rows if not r[0].startswith("peer-") and r[0] != "sap-par" and
@@ -139,12 +142,17 @@ def _goals(name, dims, boxes, rows):
 
 def scene_files_section(data):
     files = scene_files(data.get("context", {}))
+    try:
+        ghz = float(data.get("context", {}).get("collide_tsc_ghz", "0"))
+    except ValueError:
+        ghz = 0.0
     if not files:
         return []
     lines = ["### Scene files", "",
              "Each scene file the run loaded (`make bench SCENE=...`, docs/scenes.md). A row walks "
              "the file's frames in turn (0, 1, ..., last, ..., 1, 0, 1, ...), one frame per "
-             "iteration: K-cycles are TSC cycles per frame (from scratch: the whole run on that "
+             "iteration: K-cycles are TSC cycles per frame, the fastest of the row's walks over "
+             "the frames, and the spread how much slower its slowest walk was (from scratch: the whole run on that "
              "frame, peers building a fresh structure and finding its pairs; kept forms: the cache "
              "updated to it, and `peer-...-incremental`: the engine's structure updated with the boxes "
              "that changed; `sap-par`: the parallel call, T threads). Pairs are counted by untimed "
@@ -159,52 +167,39 @@ def scene_files_section(data):
         if not rows:
             lines += ["No row of this file ran in this run.", ""]
             continue
-        rows.sort(key=lambda r: r[2]["kcycles_per_run"])
+        rows.sort(key=lambda r: cost(r[2]))
         if name in real:
             lines += ["A real scene (`bench/scenes/real.list`, `docs/real-scenes.md`).", ""]
             lines += _goals(name, dims, boxes, rows)
-        ours = [r for r in rows if not r[0].startswith("peer-") and _one_thread(r[0], r[1])]
-        peers = [r for r in rows if r[0].startswith("peer-") and _exact(r[0]) and
-                 r[2].get("missed_pairs", 0) == 0]
-        if ours:
-            o = ours[0]
-            text = (f"- Fastest of ours on one thread: `{_label(o[0], o[1])}`, "
-                    f"{o[2]['kcycles_per_run']:,.1f} K per frame")
-            if peers:
-                p = peers[0]
-                ratio = p[2]["kcycles_per_run"] / max(o[2]["kcycles_per_run"], TINY)
-                text += (f"; fastest exact peer: `{p[0]}`, {p[2]['kcycles_per_run']:,.1f} K: " +
-                         (f"ours {ratio:.1f}x faster" if ratio >= 1 else
-                          f"**the peer {1 / max(ratio, TINY):.1f}x faster than ours**"))
-            lines.append(text + ".")
-        fastest = [r for r in rows if not r[0].startswith("peer-")][:1]
-        if fastest and ours and fastest[0] is not ours[0]:
-            f0 = fastest[0]
-            lines.append(f"- Fastest of ours on every core: `{_label(f0[0], f0[1])}`, "
-                         f"{f0[2]['kcycles_per_run']:,.1f} K per frame.")
+        lines += level_goals(name, rows, _exact)
+        lines += verdict(name, rows, _exact, ghz)
         # Every exact structure's two counts, which must agree; a peer whose pairs the bench
         # found short of ours (missed_pairs) is named apart, with how many it missed.
-        counted = [(r, (_count(r[2], "pairs"), _count(r[2], "pairs_last"))) for r in rows
-                   if _exact(r[0]) and "pairs" in r[2] and r[2].get("missed_pairs", 0) == 0]
-        sets = {}
-        for r, counts in counted:
-            sets.setdefault(counts, []).append(_label(r[0], r[1]))
-        if len(sets) == 1:
-            (first, last), = sets.keys()
-            lines.append(f"- Pair counts identical across all {len(counted)} exact structures: "
-                         f"{first:,} pairs on frame 0" +
-                         (f", {last:,} on frame {frames - 1}." if frames > 1 else "."))
-        elif sets:
-            majority = max(sets, key=lambda k: len(sets[k]))
-            lines.append(f"- **PAIR COUNT MISMATCH across the exact structures** "
-                         f"(frame 0, frame {frames - 1}): " + "; ".join(
-                             f"{a:,}, {b:,} from " + ", ".join(f"`{s}`" for s in who)
-                             for (a, b), who in sorted(sets.items(), key=lambda kv: -len(kv[1]))) + ".")
-            for counts, who in sets.items():
-                if counts != majority:
-                    print(f"report: scene file {name}: PAIR COUNT MISMATCH: {', '.join(who)} found "
-                          f"{counts[0]} and {counts[1]} pairs (frame 0, last frame), the others "
-                          f"{majority[0]} and {majority[1]}", file=sys.stderr)
+        # The rows with the static rule (-static) find fewer pairs: checked among themselves.
+        for static in (False, True):
+            counted = [(r, (_count(r[2], "pairs"), _count(r[2], "pairs_last"))) for r in rows
+                       if _exact(r[0]) and "pairs" in r[2] and r[2].get("missed_pairs", 0) == 0
+                       and is_static(r[0]) == static]
+            sets = {}
+            for r, counts in counted:
+                sets.setdefault(counts, []).append(_label(r[0], r[1]))
+            kind = "with the static rule" if static else "of every pair"
+            if len(sets) == 1:
+                (first, last), = sets.keys()
+                lines.append(f"- Pair counts identical across all {len(counted)} exact structures "
+                             f"{kind}: {first:,} pairs on frame 0" +
+                             (f", {last:,} on frame {frames - 1}." if frames > 1 else "."))
+            elif sets:
+                majority = max(sets, key=lambda k: len(sets[k]))
+                lines.append(f"- **PAIR COUNT MISMATCH across the exact structures {kind}** "
+                             f"(frame 0, frame {frames - 1}): " + "; ".join(
+                                 f"{a:,}, {b:,} from " + ", ".join(f"`{s}`" for s in who)
+                                 for (a, b), who in sorted(sets.items(), key=lambda kv: -len(kv[1]))) + ".")
+                for counts, who in sets.items():
+                    if counts != majority:
+                        print(f"report: scene file {name}: PAIR COUNT MISMATCH: {', '.join(who)} "
+                              f"found {counts[0]} and {counts[1]} pairs (frame 0, last frame), the "
+                              f"others {majority[0]} and {majority[1]}", file=sys.stderr)
         short = [r for r in rows if _exact(r[0]) and r[2].get("missed_pairs", 0) > 0]
         if short:
             lines.append("- Missed pairs ours has (found by re-testing, left out of the check): " +
@@ -215,10 +210,10 @@ def scene_files_section(data):
                          ", ".join(f"`{s}`" for s in inexact) + ".")
         for structure, why in skipped:
             lines.append(f"- Not run: `{structure}`: {why}.")
-        best = max(rows[0][2]["kcycles_per_run"], TINY)
+        best = cost(rows[0][2])
         last_head = f" pairs, frame {frames - 1} |" if frames > 1 else ""
-        lines += ["", f"| structure | K-cycles per frame | vs fastest | pairs, frame 0 |{last_head} |",
-                  "|---" * (5 if frames > 1 else 4) + "|---|"]
+        lines += ["", f"| structure | K-cycles per frame | spread | vs fastest | pairs, frame 0 |{last_head} |",
+                  "|---" * (6 if frames > 1 else 5) + "|---|"]
         for structure, backend, b in rows:
             note = ""
             if not _exact(structure):
@@ -227,8 +222,8 @@ def scene_files_section(data):
                 note = f"missed {int(b['missed_pairs']):,} of ours"
             pairs, last = _count(b, "pairs"), _count(b, "pairs_last")
             last_cell = f" {'–' if last is None else f'{last:,}'} |" if frames > 1 else ""
-            lines.append(f"| {_label(structure, backend)} | {b['kcycles_per_run']:,.1f} | "
-                         f"{b['kcycles_per_run'] / best:.1f}x | "
+            lines.append(f"| {_label(structure, backend)} | {cost(b):,.1f} | {spread(b):.0%} | "
+                         f"{cost(b) / best:.1f}x | "
                          f"{'–' if pairs is None else f'{pairs:,}'} |{last_cell} {note} |")
         lines.append("")
     return lines

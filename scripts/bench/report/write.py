@@ -38,12 +38,39 @@ def _preamble(title, runs, extra=()):
                   f"({changes}).", ""]
     if any(not complete_run(d) for _, d in runs):
         lines += [
-            "This report comes from a quick or filtered run: only what ran is shown, and targets "
-            "whose benchmarks did not run read \"not measured\". The full picture is in "
-            "results/REPORT.md (a complete default or full run).",
+            "This report comes from a quick or filtered run: only what ran is shown; targets "
+            "whose benchmarks did not run are left out, counted under each table. The full picture "
+            "is in results/REPORT.md (a complete default or full run).",
             "",
         ]
     return lines + [HOW_TO_READ, ""]
+
+
+def trim_unmeasured(lines):
+    """A partial run's page without the target rows whose benchmarks did not run ("not
+    measured"): each table keeps its measured rows, with a line counting what was left out; a
+    table left with no row goes, its count in its place."""
+    out, i = [], 0
+    while i < len(lines):
+        if not (lines[i].startswith("|") and i + 1 < len(lines) and lines[i + 1].startswith("|---")):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 2
+        while j < len(lines) and lines[j].startswith("|"):
+            j += 1
+        rows = lines[i + 2:j]
+        kept = [r for r in rows if not r.rstrip().endswith("| not measured |")]
+        gone = len(rows) - len(kept)
+        if kept:
+            out += lines[i:i + 2] + kept
+        if gone:
+            if kept:
+                out.append("")
+            out.append(f"({gone} target{'s' if gone > 1 else ''} not measured in this run left out: "
+                       "results/REPORT.md has them.)")
+        i = j
+    return out
 
 
 def _write_text(path, lines):
@@ -92,7 +119,8 @@ def write_report(paths, report, out_dir):
     for (path, data), label in zip(runs, labels):
         plots = os.path.join(out_dir, plot_folder(label)) if len(runs) > 1 else out_dir
         os.makedirs(plots, exist_ok=True)
-        lines += report_run(path, data, plots, rel, label)
+        section = report_run(path, data, plots, rel, label)
+        lines += section if complete_run(data) else trim_unmeasured(section)
     remove_stale_plots(out_dir, report_util.WRITTEN)
     _write_text(report, lines)
     print(f"report: wrote {report} and {out_dir}/ from {len(paths)} run(s): {', '.join(labels)}")

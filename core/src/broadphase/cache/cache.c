@@ -3,6 +3,7 @@
  * the public calls and the kept tree, whose fat leaves make most small moves free (no
  * reinsertion); the kept sweep and prune is sap.c, what both do each frame frame.c. See
  * collide/broadphase.h for the contract. */
+#include "../static.h"
 #include "state.h"
 
 #include <stdlib.h>
@@ -21,7 +22,9 @@ col_status col_broadphase_cache_create(col_broadphase_cache **cache) {
 col_status col_broadphase_cache_set_algorithm(col_broadphase_cache *cache,
                                               col_broadphase algorithm) {
   if (cache == NULL) return COL_ERR_NULL;
-  if (algorithm != COL_BROADPHASE_TREE && algorithm != COL_BROADPHASE_SAP) return COL_ERR_ARGUMENT;
+  if (algorithm != COL_BROADPHASE_TREE && algorithm != COL_BROADPHASE_SAP &&
+      algorithm != COL_BROADPHASE_GRID)
+    return COL_ERR_ARGUMENT;
   if (algorithm != cache->algorithm) col__cache_reset(cache), cache->algorithm = algorithm;
   return COL_OK;
 }
@@ -39,7 +42,63 @@ col_status col_broadphase_cache_set_parallel(col_broadphase_cache *cache,
 void col_broadphase_cache_destroy(col_broadphase_cache *cache) {
   if (cache == NULL) return;
   col__cache_reset(cache);
+  free(cache->statics), free(cache->sort_count);
+  col_pairs_free(&cache->began), col_pairs_free(&cache->ended);
+  col_pairs_free(&cache->gone), col_pairs_free(&cache->now);
   free(cache);
+}
+
+/* The marks are copied; a change of them starts the cache over. */
+col_status col_broadphase_cache_set_static(col_broadphase_cache *cache, const uint8_t *is_static,
+                                           size_t count) {
+  if (cache == NULL || (is_static == NULL && count > 0)) return COL_ERR_NULL;
+  if (count > UINT32_MAX) return COL_ERR_SIZE;
+  if (is_static == NULL || count == 0) {
+    if (cache->statics != NULL) col__cache_reset(cache);
+    free(cache->statics);
+    cache->statics = NULL, cache->static_count = 0;
+    return COL_OK;
+  }
+  bool same = cache->statics != NULL && cache->static_count == count;
+  for (size_t i = 0; same && i < count; i++) same = (cache->statics[i] != 0) == (is_static[i] != 0);
+  if (same) return COL_OK;
+  col__cache_reset(cache);
+  uint8_t *marks = realloc(cache->statics, count);
+  if (marks == NULL) {
+    free(cache->statics);
+    cache->statics = NULL, cache->static_count = 0;
+    return COL_ERR_MEMORY;
+  }
+  for (size_t i = 0; i < count; i++) marks[i] = is_static[i] != 0;
+  cache->statics = marks, cache->static_count = count;
+  return COL_OK;
+}
+
+col_status col_broadphase_cache_track_changes(col_broadphase_cache *cache, bool on) {
+  if (cache == NULL) return COL_ERR_NULL;
+  if (on != cache->track) cache->track = on, cache->changes_ready = false;
+  return COL_OK;
+}
+
+static col_status copy_list(col_pairs *to, const col_pairs *from) {
+  if (to->capacity < from->count) {
+    col_pair *data = realloc(to->data, from->count * sizeof(col_pair));
+    if (data == NULL) return COL_ERR_MEMORY;
+    to->data = data, to->capacity = from->count;
+  }
+  if (from->count) memcpy(to->data, from->data, from->count * sizeof(col_pair));
+  to->count = from->count;
+  return COL_OK;
+}
+
+col_status col_broadphase_cache_changes(const col_broadphase_cache *cache, col_pairs *began,
+                                        col_pairs *ended) {
+  if (cache == NULL || began == NULL || ended == NULL) return COL_ERR_NULL;
+  if (!cache->track || !cache->changes_ready) return COL_ERR_ARGUMENT;
+  col_status st = copy_list(began, &cache->began);
+  if (st == COL_OK) st = copy_list(ended, &cache->ended);
+  if (st != COL_OK) began->count = ended->count = 0;
+  return st;
 }
 
 static col_aabb3 fat_box(col_aabb3 b, float margin) {
@@ -90,6 +149,14 @@ static col_status step(col_broadphase_cache *c, col__bp *bp, const uint32_t *lis
   col_status st = COL_OK;
   const size_t moved =
       list ? col__cache_list_moved(c, boxes, list, listed) : col__cache_find_moved(c, boxes);
+  /* Most boxes moved: the tree built again top-down and every pair found from it, as from
+   * scratch (reinserting and looking up each moved box would cost more). */
+  if (moved > n / 4) {
+    for (size_t k = 0; k < moved; k++)
+      c->usable[c->moved_list[k]] = !col__bp_has_nan(boxes, c->moved_list[k]);
+    st = build_tree(c, boxes);
+    return st == COL_OK ? col__tree_all_pairs(bp, &c->tree, c->usable, &c->cand, &c->cand_cap) : st;
+  }
   for (size_t k = 0; k < moved && st == COL_OK; k++) {
     const uint32_t i = c->moved_list[k];
     bool reinserted;
@@ -118,32 +185,51 @@ static col_status step(col_broadphase_cache *c, col__bp *bp, const uint32_t *lis
   return st;
 }
 
-/* Both update forms; `list` NULL: find the moved boxes by comparing with the last frame. */
-static col_status update(col_broadphase_cache *cache, const col_boxes *boxes, col_touch touch,
-                         col_pairs *out, col_broadphase_stats *stats, const uint32_t *list,
-                         size_t listed) {
+/* A tree or sweep and prune frame's began and ended pairs: the last frame's pairs with a moved
+ * box against this frame's (the kept grid finds its own as it goes). */
+static col_status tree_sap_changes(col_broadphase_cache *c, const col_pairs *out, bool same,
+                                   size_t n) {
+  if (!same) return col__cache_all_began(c, out, n);
+  c->gone.count = c->now.count = 0;
+  col_status st = col__cache_with_moved(c, c->pairs.data, c->pairs.count, &c->gone);
+  if (st == COL_OK) st = col__cache_with_moved(c, out->data, out->count, &c->now);
+  return st == COL_OK ? col__cache_diff(c, n) : st;
+}
+
+/* Both update forms; `list` NULL: find the moved boxes by comparing with the last frame.
+ * `par`: the task system of whole frames (the cache's, or NULL). */
+static col_status update_with(col_broadphase_cache *cache, const col_boxes *boxes, col_touch touch,
+                              col_pairs *out, col_broadphase_stats *stats, const uint32_t *list,
+                              size_t listed, const col_parallel *par) {
   if (cache == NULL || out == NULL) return COL_ERR_NULL;
   col_status st = col__bp_check(boxes, touch);
   if (st != COL_OK) return st;
   for (size_t q = 0; q < listed; q++)
     if (list[q] >= boxes->count) return COL_ERR_SIZE;
-  col__bp bp = {boxes, touch, NULL, out,  {0, 0, 0, 0}, cache->parallel, false, NULL,
-                0,     0,     NULL, NULL, NULL};
+  if (cache->statics != NULL && cache->static_count != boxes->count) return COL_ERR_SIZE;
+  col__bp bp = {boxes, touch, NULL, out, {0, 0, 0, 0}, par, false, NULL, 0, 0, NULL, NULL, NULL};
   st = col__backend_active(&bp.backend);
   if (st != COL_OK) return st;
   out->count = 0;
+  cache->changes_ready = false;
   const bool same = cache->valid && cache->dims == boxes->dims && cache->touch == touch &&
                     cache->count == boxes->count;
   const bool sap = cache->algorithm == COL_BROADPHASE_SAP;
-  if (sap) {
+  const bool grid = cache->algorithm == COL_BROADPHASE_GRID;
+  if (grid) {
+    st = col__cache_grid_frame(cache, &bp, !same, list, listed);
+    cache->dims = boxes->dims, cache->touch = touch, cache->count = boxes->count;
+  } else if (sap) {
     st = col__cache_sap_frame(cache, &bp, !same, list, listed);
     cache->dims = boxes->dims, cache->touch = touch, cache->count = boxes->count;
   } else {
     st = same ? step(cache, &bp, list, listed) : rebuild(cache, &bp);
   }
+  if (st == COL_OK && !grid && cache->statics != NULL) col__bp_drop_static(&bp, cache->statics);
+  if (st == COL_OK && !grid && cache->track) st = tree_sap_changes(cache, out, same, boxes->count);
   if (same && list != NULL && cache->moved != NULL) col__cache_unlist_moved(cache, list, listed);
-  if (st == COL_OK) {
-    /* Keep this frame's pairs for the next one. */
+  if (st == COL_OK && !grid) {
+    /* Keep this frame's pairs for the next one (the kept grid keeps its own). */
     if (cache->pairs.capacity < out->count) {
       col_pair *data = realloc(cache->pairs.data, out->count * sizeof(col_pair));
       if (data == NULL)
@@ -161,7 +247,8 @@ static col_status update(col_broadphase_cache *cache, const col_boxes *boxes, co
     return st;
   }
   cache->valid = true;
-  if (sap) {
+  cache->changes_ready = cache->track;
+  if (sap || grid) {
     if (stats != NULL) *stats = bp.stats;
     return COL_OK;
   }
@@ -172,6 +259,17 @@ static col_status update(col_broadphase_cache *cache, const col_boxes *boxes, co
                            cache->cand_cap * sizeof(uint32_t));
   if (stats != NULL) *stats = bp.stats;
   return COL_OK;
+}
+
+/* A task system that failed part way reset the cache (update_with's error path): with the
+ * fallback allowed, the update again from scratch on the calling thread. */
+static col_status update(col_broadphase_cache *cache, const col_boxes *boxes, col_touch touch,
+                         col_pairs *out, col_broadphase_stats *stats, const uint32_t *list,
+                         size_t listed) {
+  const col_parallel *par = cache != NULL ? cache->parallel : NULL;
+  const col_status st = update_with(cache, boxes, touch, out, stats, list, listed, par);
+  if (st != COL_ERR_TASKS || par == NULL || !par->allow_sequential_fallback) return st;
+  return update_with(cache, boxes, touch, out, stats, list, listed, NULL);
 }
 
 col_status col_broadphase_cache_update(col_broadphase_cache *cache, const col_boxes *boxes,

@@ -7,6 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the kept grid holds (rest.c's state). */
+static void grid_free(col_broadphase_cache *c) {
+  col__kgrid_free(&c->kg);
+  free(c->kg_active), free(c->kg_active_list), free(c->kg_copy), free(c->kg_ids), free(c->kg_idx);
+  free(c->kg_near), free(c->kg_arena.v);
+  c->kg_near = NULL, c->kg_arena = (col__kgrid_arena){0};
+  col_pairs_free(&c->kg_rest), col_pairs_free(&c->kg_live), col_pairs_free(&c->kg_sub);
+  c->kg_active = NULL, c->kg_active_list = NULL, c->kg_copy = NULL, c->kg_ids = c->kg_idx = NULL;
+  c->kg_idx_cap = c->kg_active_count = c->kg_joined = 0, c->kg_built = false;
+}
+
 /* Frees everything the cache holds (it stays usable, with no previous frame). */
 void col__cache_reset(col_broadphase_cache *c) {
   free(c->coords), free(c->moved), free(c->moved_list), free(c->usable), free(c->cand);
@@ -16,6 +27,7 @@ void col__cache_reset(col_broadphase_cache *c) {
   c->sap_pos = NULL;
   c->sap_sorted = c->sap_sorted_back = NULL, c->sap_m = 0;
   col__tree_free(&c->tree);
+  grid_free(c);
   col_pairs_free(&c->pairs);
   c->coords = NULL, c->moved = NULL, c->moved_list = NULL, c->usable = NULL, c->cand = NULL;
   c->cand_cap = 0, c->count = 0, c->valid = false;
@@ -43,14 +55,58 @@ void col__cache_remember_all(col_broadphase_cache *c, const col_boxes *boxes) {
 /* Flags and lists the boxes whose coordinates changed bit for bit since the last frame (the
  * bits, not the values: -0.0 vs +0.0 and NaN payloads count as moves), keeps the new ones;
  * returns how many moved. Axis by axis over the arrays: one pass per array, no gathers. */
+/* Four boxes' bits on the `arrays` arrays (4 in 2D, 6 in 3D) compared with the kept ones, as
+ * integers: the lanes that differ, as bits 0-3. */
+COL__BP_INLINE col__i4 differ4(const float *now, const float *kept) {
+  col__i4 x, y;
+  memcpy(&x, now, sizeof x);
+  memcpy(&y, kept, sizeof y);
+  return x != y;
+}
+COL__BP_INLINE unsigned moved4(const float *const now[6], const float *kept, size_t n, size_t i,
+                               unsigned arrays) {
+  col__i4 diff = differ4(now[0] + i, kept + i) | differ4(now[1] + i, kept + n + i) |
+                 differ4(now[2] + i, kept + 2 * n + i) | differ4(now[3] + i, kept + 3 * n + i);
+  if (arrays == 6)
+    diff |= differ4(now[4] + i, kept + 4 * n + i) | differ4(now[5] + i, kept + 5 * n + i);
+  return lanes_set(diff);
+}
+
+/* Bits 0-3 as four bytes 0 or 1, in memory order. */
+static const uint8_t spread[16][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0},
+                                      {0, 0, 1, 0}, {1, 0, 1, 0}, {0, 1, 1, 0}, {1, 1, 1, 0},
+                                      {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
+                                      {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}};
+
+/* Flags and lists four boxes at a time from `arrays` arrays; returns the count so far. */
+COL__BP_INLINE size_t find4(col_broadphase_cache *c, const float *const now[6], size_t n,
+                            unsigned arrays, size_t *at) {
+  size_t count = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const unsigned bits = moved4(now, c->coords, n, i, arrays);
+    memcpy(c->moved + i, spread[bits], 4); /* bool is one byte, 0 or 1 */
+    c->moved_list[count] = (uint32_t)i;
+    count += bits & 1;
+    c->moved_list[count] = (uint32_t)i + 1;
+    count += bits >> 1 & 1;
+    c->moved_list[count] = (uint32_t)i + 2;
+    count += bits >> 2 & 1;
+    c->moved_list[count] = (uint32_t)i + 3;
+    count += bits >> 3;
+  }
+  *at = i;
+  return count;
+}
+
 size_t col__cache_find_moved(col_broadphase_cache *c, const col_boxes *boxes) {
   const size_t n = boxes->count;
   const unsigned arrays = 2 * boxes->dims;
-  const float *now[6];
+  const float *now[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
   for (unsigned k = 0; k < boxes->dims; k++)
     now[2 * k] = boxes->min[k], now[2 * k + 1] = boxes->max[k];
-  size_t count = 0;
-  for (size_t i = 0; i < n; i++) {
+  size_t i;
+  size_t count = arrays == 4 ? find4(c, now, n, 4, &i) : find4(c, now, n, 6, &i);
+  for (; i < n; i++) {
     bool moved = false;
     for (unsigned a = 0; a < arrays; a++) {
       uint32_t x, y;
@@ -63,8 +119,11 @@ size_t col__cache_find_moved(col_broadphase_cache *c, const col_boxes *boxes) {
     count += moved;
   }
   c->moved_clear = count == 0;
-  for (unsigned a = 0; a < arrays && n > 0; a++)
-    memcpy(c->coords + a * n, now[a], n * sizeof(float));
+  /* Only the moved boxes' coordinates change: those are kept, one by one. */
+  for (size_t k = 0; k < count; k++) {
+    const uint32_t m = c->moved_list[k];
+    for (unsigned a = 0; a < arrays; a++) c->coords[a * n + m] = now[a][m];
+  }
   return count;
 }
 

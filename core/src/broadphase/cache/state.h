@@ -6,9 +6,10 @@
 #define COLLIDE_BROADPHASE_CACHE_STATE_H
 
 #include "../tree.h"
+#include "kgrid.h"
 
 struct col_broadphase_cache {
-  col_broadphase algorithm;     /* TREE or SAP */
+  col_broadphase algorithm;     /* TREE, SAP or GRID */
   const col_parallel *parallel; /* the caller's, for whole SAP frames (NULL: one thread) */
   /* SAP: the usable boxes sorted on min x (sap_m of them): their indices, keys and a copy of
    * their coordinates (min and max per axis, each array n + COL_SAP_PAD long), and a second
@@ -36,6 +37,32 @@ struct col_broadphase_cache {
   col_pairs pairs; /* the previous frame's pairs */
   uint32_t *cand;
   size_t cand_cap;
+  /* GRID (rest.c): the grid of the boxes that rest, kg_built when it holds exactly them; which
+   * boxes moved in the last frame (kg_active, listed in kg_active_list); the pairs among the
+   * resting boxes (kg_rest) and the last frame's pairs with a moving box (kg_live), which make
+   * its output; the moving boxes' copy and their own pairs (kg_copy, kg_ids, kg_sub); hit
+   * offsets (kg_idx); each moving box's neighbourhood (kg_near, in kg_arena); boxes joined
+   * since the grid was built. */
+  col__kgrid kg;
+  bool kg_built;
+  bool *kg_active;
+  uint32_t *kg_active_list;
+  size_t kg_active_count, kg_joined;
+  col_pairs kg_rest, kg_live, kg_sub;
+  float *kg_copy;
+  uint32_t *kg_ids, *kg_idx;
+  col__kgrid_near *kg_near; /* each box's neighbourhood while it moves */
+  col__kgrid_arena kg_arena;
+  size_t kg_idx_cap;
+  /* The static marks (col_broadphase_cache_set_static; NULL: none) of static_count boxes. */
+  uint8_t *statics;
+  size_t static_count;
+  /* Contact events (changes.c): on when `track`; began and ended of the last update, ready
+   * after a successful one; `gone` and `now` the two sides a frame compares. */
+  bool track, changes_ready;
+  col_pairs began, ended, gone, now;
+  uint32_t *sort_count;
+  size_t sort_count_cap;
 };
 
 /* frame.c: frees everything the cache holds (it stays usable, with no previous frame). */
@@ -52,6 +79,20 @@ size_t col__cache_list_moved(col_broadphase_cache *c, const col_boxes *boxes, co
 void col__cache_unlist_moved(col_broadphase_cache *c, const uint32_t *list, size_t listed);
 /* The previous frame's pairs between unmoved boxes, into the pair list. */
 col_status col__cache_carry_over(const col_broadphase_cache *c, col__bp *bp);
+
+/* rest.c: one frame of the kept grid (`first`: everything from scratch). */
+col_status col__cache_grid_frame(col_broadphase_cache *c, col__bp *bp, bool first,
+                                 const uint32_t *list, size_t listed);
+/* The pairs of the whole frame from scratch (sweep and prune, the static rule when marked). */
+col_status col__cache_whole(col_broadphase_cache *c, col__bp *bp);
+
+/* changes.c: the pairs of `pairs` with a moved box (c->moved), appended to `to`. */
+col_status col__cache_with_moved(const col_broadphase_cache *c, const col_pair *pairs, size_t count,
+                                 col_pairs *to);
+/* began := now \ gone, ended := gone \ now (c->gone and c->now, sorted here) over a set of
+ * `boxes` boxes; all_began instead: began := every pair of `all`, ended := none. */
+col_status col__cache_diff(col_broadphase_cache *c, size_t boxes);
+col_status col__cache_all_began(col_broadphase_cache *c, const col_pairs *all, size_t boxes);
 
 /* sap.c: one frame of the kept sweep and prune (`first`: sort and sweep everything). */
 col_status col__cache_sap_frame(col_broadphase_cache *c, col__bp *bp, bool first,

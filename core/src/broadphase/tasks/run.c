@@ -123,13 +123,12 @@ static void validate_count(const col__bp_task *task, size_t n, size_t joined) {
 }
 #endif
 
+/* No fallback here: a task system may fail after running every task (parallel.h allows it), and
+ * a pass run again over its own output (a sort in place, an append) is wrong; the entry points
+ * start the whole call over on the calling thread instead (parallel.c, cache/cache.c). */
 bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n) {
   col_task_system ts;
-  if (col__par_tasks(bp->par, &ts) == COL_OK && ts.run(ts.user, fn, context, (uint32_t)n))
-    return true;
-  if (!bp->par->allow_sequential_fallback) return false;
-  for (size_t t = 0; t < n; t++) fn(context, (uint32_t)t);
-  return true;
+  return col__par_tasks(bp->par, &ts) == COL_OK && ts.run(ts.user, fn, context, (uint32_t)n);
 }
 
 col_status col__par_join_open(col__bp *bp, size_t n, unsigned fill_slot, col__par_join *pj) {

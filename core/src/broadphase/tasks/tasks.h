@@ -181,8 +181,9 @@ void col__sap_deal_range(const col__sap_deal_plan *p, size_t from, size_t to, si
 /* The task system a col_parallel names (its own, or the built-in pool's): COL_ERR_TASKS when
  * the built-in pool cannot be created. */
 col_status col__par_tasks(const col_parallel *par, col_task_system *out);
-/* Runs fn(context, 0 .. n-1) on bp->par's task system; when that fails, on this thread if the
- * call allows the fallback. False when the tasks did not run. */
+/* Runs fn(context, 0 .. n-1) on bp->par's task system. False when that failed (then the tasks
+ * may have run, or not): the pass returns COL_ERR_TASKS, and the entry point runs the whole
+ * call again on the calling thread when it allows the fallback. */
 bool col__par_run(const col__bp *bp, col_task_fn *fn, void *context, size_t n);
 
 #endif
