@@ -124,8 +124,10 @@ elif [ -n "$cross" ]; then
   fi
 fi
 
-# One dpkg-query for all of them (one a package took seconds each on a loaded machine).
-installed=" $(dpkg-query -W -f='${Package}:${Status}\n' "${packages[@]}" 2>/dev/null |
+# One dpkg-query for all of them (one a package took seconds each on a loaded machine). It
+# exits 1 when a package was never installed, which is the case this script is for: its status
+# must not end the script (set -e, pipefail), only its lines count.
+installed=" $({ dpkg-query -W -f='${Package}:${Status}\n' "${packages[@]}" 2>/dev/null || true; } |
   sed -n 's/^\([^:]*\)\(:[a-z0-9]*\)\{0,1\}:install ok installed$/\1/p' | tr '\n' ' ')"
 missing=()
 for p in "${packages[@]}"; do
