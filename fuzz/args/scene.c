@@ -7,14 +7,18 @@
 #define _POSIX_C_SOURCE 200809L
 #include "args.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* A folder of this process's own for the path forms (removed at exit). */
-static char folder[64];
-static char path_in_folder[96];
+/* A folder of this process's own for the path forms (removed at exit), under TMPDIR. Sized for
+ * any path: fuzz.sh points TMPDIR into the run's own folder under build/, as long as the
+ * checkout's path makes it (a 64-byte buffer once cut the mkdtemp template there, and every
+ * input writing a scene crashed, in CI only). */
+static char folder[PATH_MAX];
+static char path_in_folder[PATH_MAX + 8];
 static void remove_folder(void) {
   remove(path_in_folder);
   rmdir(folder);
@@ -22,8 +26,12 @@ static void remove_folder(void) {
 static const char *scratch_path(void) {
   if (folder[0] == '\0') {
     const char *tmp = getenv("TMPDIR");
-    snprintf(folder, sizeof folder, "%s/collide-args.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (mkdtemp(folder) == NULL) abort();
+    if (tmp == NULL || tmp[0] == '\0') tmp = "/tmp";
+    const int len = snprintf(folder, sizeof folder, "%s/collide-args.XXXXXX", tmp);
+    if (len < 0 || (size_t)len >= sizeof folder || mkdtemp(folder) == NULL) {
+      fprintf(stderr, "fuzz args: cannot make a scratch folder under TMPDIR=%s\n", tmp);
+      abort();
+    }
     snprintf(path_in_folder, sizeof path_in_folder, "%s/scene", folder);
     atexit(remove_folder);
   }

@@ -58,6 +58,12 @@ print_failure() {
   local target=$1 input=$2 how=$3 report lines differs refs
   report=$(report_of "$build/fuzz_$target" "$input") && {
     echo "  $target: the input no longer fails when run alone ($input); the fuzzer's log: $log"
+    # What the fuzzer said when it failed (the inputs before it, or the run's TMPDIR, may be
+    # what made it fail): its report from the error line, the stack cut to its first frames.
+    awk '/ERROR: |DISAGREEMENT|runtime error|^fuzz [a-z]+: / { on = 1 }
+         on && /^ *#[0-9]+ 0x/ && frames++ >= 12 { next }
+         on && n++ < 40 { print "    " $0 }
+         /^SUMMARY: / { on = 0 }' "$log"
     return
   }
   printf '%s\n' "$report" >"$input.report"
