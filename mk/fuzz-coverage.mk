@@ -43,8 +43,10 @@ fuzz-coverage: $(DEPS_STAMP)
 	@$(COVERAGE_ENV) $(PYTHON) scripts/fuzz/fuzz-coverage.py run
 
 # The last fuzz-coverage run (corpora only, every target, no USER_KERNELS) recorded as the floor,
-# fuzz/coverage-floor.txt, and docs/fuzzing.md's table rewritten from it.
+# fuzz/coverage-floor.txt, and docs/fuzzing.md's table and the benchmark report's coverage
+# section (results/REPORT.md) rewritten from it.
 fuzz-coverage-floor:
 	@$(PYTHON) scripts/fuzz/fuzz-coverage.py floor
+	@$(MAKE) --no-print-directory report
 
 .PHONY: fuzz-coverage fuzz-coverage-floor

@@ -8,6 +8,7 @@ import os
 import tempfile
 
 from . import util as report_util
+from .coverage import coverage_section
 from .data import complete_run, load_runs
 from .machines import machine_labels, machines_section, plot_folder, proven_lines, uncommitted_changes
 from .run import report_run
@@ -153,7 +154,7 @@ def write_results(paths, report, out_dir):
         "The summary of the newest complete run of every machine: the targets and headline speedups "
         "side by side, and what each backend buys on each machine. Every table and plot of a "
         "machine is in its full report (`results/<machine>/REPORT.md`, linked below)."])
-    lines += proven_lines() + machines_section(runs, labels, pages)
+    lines += proven_lines() + machines_section(runs, labels, pages) + coverage_section()
     lines += ["## What each backend buys", "",
               "Each backend's speedup over the scalar backend per kernel, one plot per machine (from "
               "its full report, where each kernel has its own plot and tables).", ""]
