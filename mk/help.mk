@@ -185,6 +185,7 @@ Variables (default in brackets)
   SOAK_DRIFT     soak: the last 1% of frames' median time per frame may be at most this times
                  the first 1%'s [2]
   TEST_LIMIT     seconds per unit-suite run before it counts as hung [300]
+  TEST_JOBS      make test's compiles at once (the steps run one by one) [the cores: $(FUZZ_JOBS_DEFAULT)]
   TEST_ARGS      options for the unit-suite runs, e.g. TEST_ARGS="--filter 'sprite/*'" [empty]
   PREFIX         where install puts collide (made absolute) [/usr/local]
   DESTDIR        a staging folder in front of PREFIX, for packaging [empty]

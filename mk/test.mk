@@ -119,22 +119,33 @@ test: $(DEPS_STAMP) docs-check
 # backends and broadphases that were checked, and from which files.
 test: results-check
 test: $(DEPS_STAMP)
+	@mkdir -p build && : > build/test-times.txt
 	@/usr/bin/python3 scripts/check/core-graph.py -q || { echo 'make test: core has a circle or an upward call (scripts/check/core-graph.py)' >&2; exit 1; }
 	@bash scripts/fuzz/fuzz-selftest.sh --check && bash scripts/check/cross-selftest.sh --check && bash scripts/check/digest-selftest.sh --check
 	@$(PYTHON) scripts/fuzz/fuzz-coverage.py --self-test && $(PYTHON) scripts/fuzz/fuzz-coverage.py doc-check
-	@$(MAKE) --no-print-directory check O=build/test
-	@$(MAKE) --no-print-directory check O=build/asan SANITIZE=1 CHECK_TWINS=0 CHECK_SKIP=autovec CHECK_DIGEST=0
-	@$(MAKE) --no-print-directory fuzz-brief FUZZ_BRIEF_SECONDS=$${FUZZ_BRIEF_SECONDS:-10}
-	$(if $(USER_FILES),,@$(MAKE) --no-print-directory user-check)
-	@$(MAKE) --no-print-directory install-check
-	@$(MAKE) --no-print-directory bench-check
-	@$(MAKE) --no-print-directory newcomer-check
+	$(call test_step,unit suite plain,$(MAKE) -j$(TEST_JOBS) --no-print-directory check O=build/test)
+	$(call test_step,unit suite ASan+UBSan,$(MAKE) -j$(TEST_JOBS) --no-print-directory check O=build/asan SANITIZE=1 CHECK_TWINS=0 CHECK_SKIP=autovec CHECK_DIGEST=0)
+	$(call test_step,brief fuzzing,$(MAKE) -j$(TEST_JOBS) --no-print-directory fuzz-brief FUZZ_BRIEF_SECONDS=$${FUZZ_BRIEF_SECONDS:-10})
+	$(if $(USER_FILES),,$(call test_step,user kernels,$(MAKE) -j$(TEST_JOBS) --no-print-directory user-check))
+	$(call test_step,installed copy,$(MAKE) --no-print-directory install-check)
+	$(call test_step,benchmark errors,$(MAKE) -j$(TEST_JOBS) --no-print-directory bench-check)
+	$(call test_step,newcomer,$(MAKE) --no-print-directory newcomer-check)
+	@echo "make test: the steps' times:"; sed 's/^/  /' build/test-times.txt
 	@$(call user_list,$(if $(USER_FILES),build/test,build/asan)); \
 	echo "make test: all suites passed (unit + corpus replay, plain and ASan+UBSan; brief fuzzing;"\
 	  "the installed copy; the benchmark harness's errors; the self-tests' seeded bugs still apply;"\
 	  "the golden digest, every backend);"\
 	  "user kernels checked: $$checked"\
 	  "from $(or $(USER_FILES),the shipped examples $(EXAMPLE_KERNELS))"
+
+# Builds within make test's steps: TEST_JOBS compiles at once (the CPUs; the steps themselves,
+# and the tests within a step, still run one after the other).
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# One step of make test, timed: $(1) its name, $(2) the command; the time is printed and kept
+# in build/test-times.txt for the summary at the end.
+test_step = @t0=$$(date +%s); $(2) || exit 1; s=$$(($$(date +%s) - t0)); \
+  printf '%3d:%02d  %s\n' $$((s / 60)) $$((s % 60)) '$(1)' >> build/test-times.txt; \
+  printf 'make test: %s: %d:%02d\n' '$(1)' $$((s / 60)) $$((s % 60))
 
 # Sets the shell variable `checked` to what the test binary of build folder $(1) registered
 # from USER_KERNELS, comma-separated ("none" if nothing).

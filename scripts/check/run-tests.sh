@@ -44,6 +44,8 @@ for attempt in 1 2; do
     continue
   fi
   wait "$pid"
-  exit $?
+  rc=$?
+  [ "$rc" -ne 0 ] || echo "run-tests: $what${COLLIDE_BACKEND:+ (COLLIDE_BACKEND=$COLLIDE_BACKEND)}: $((SECONDS - started)) s"
+  exit "$rc"
 done
 exit 124
