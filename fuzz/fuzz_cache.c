@@ -25,6 +25,9 @@
 
 const char fz_target[] = "cache";
 
+/* core/src/broadphase/tree.h: the tree query's first stack size (128; 2..128 taken). */
+extern size_t col__tree_stack_local;
+
 enum { CHAIN_MIN = 130 }; /* the tree's query stack holds 128 nodes before it allocates */
 
 typedef struct {
@@ -227,6 +230,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < s.n; i++)
       s.v[k][i] = deep && k % 3 == 0 ? NAN : s.home[k][i]; /* the chain: first frame empty */
 
+  /* The tree query's stack moves to the heap past 128 entries, which only a chain reaches (and
+   * a chain's first frame now builds a balanced tree): every input but the chain starts it at 4
+   * entries, so that small trees take that path and its allocation can fail; the chain keeps
+   * 128 (the stack on the C stack, full). */
+  col__tree_stack_local = deep ? 128 : 4;
   col_broadphase_cache *cache = NULL;
   if (col_broadphase_cache_create(&cache) != COL_OK) abort();
   const bool grid = size % 3 == 2, tracked = (size >> 1) & 1;

@@ -332,13 +332,20 @@ col_status col__tree_move(col__tree *t, uint32_t item, col_aabb3 box, float marg
   return st;
 }
 
+/* The query's stack starts on the C stack (128 entries: a tree 127 levels deep) and moves to the
+ * heap past that. A variable so that the cache fuzzer can start it smaller (fuzz_cache.c) and
+ * reach the move with small trees: since a frame where most boxes move builds its tree top-down,
+ * no short input makes a chain that deep. */
+size_t col__tree_stack_local = 128;
+
 col_status col__tree_query(const col__tree *t, col_aabb3 box, uint32_t **out, size_t *cap,
                            size_t *found) {
   *found = 0;
   if (t->root < 0) return COL_OK;
   int32_t stack_local[128];
   int32_t *stack = stack_local;
-  size_t top = 0, stack_cap = 128;
+  size_t top = 0;
+  size_t stack_cap = col__tree_stack_local - 2 < 127 ? col__tree_stack_local : 128;
   col_status st = COL_OK;
   stack[top++] = t->root;
   while (top > 0 && st == COL_OK) {

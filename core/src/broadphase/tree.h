@@ -25,6 +25,8 @@ col_status col__tree_build(col__tree *t, const col_aabb3 *boxes, const bool *usa
  * reinserts it with the box grown by `margin` (or removes it when not usable). */
 col_status col__tree_move(col__tree *t, uint32_t item, col_aabb3 box, float margin, bool usable,
                           bool *reinserted);
+/* The query's first stack size, 2..128 (else 128); lowered only by the cache fuzzer. */
+extern size_t col__tree_stack_local;
 /* The items whose node box touches `box` (closed test: a superset of every overlap). */
 col_status col__tree_query(const col__tree *t, col_aabb3 box, uint32_t **out, size_t *cap,
                            size_t *found);
