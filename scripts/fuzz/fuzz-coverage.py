@@ -36,6 +36,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from coverage_doc import DOC, rewrite_doc  # noqa: E402
 from coverage_checks import SINGULAR, check_floor, check_public, declared_functions  # noqa: E402
 from coverage_data import (KINDS, Coverage, margins, percent, ranges, read_floor, show,  # noqa: E402
                            write_floor)
@@ -45,9 +46,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BUILD = os.environ.get("FUZZ_COVERAGE_O") or "build/coverage"
 RUNNER = os.environ.get("FUZZ_COVERAGE_RUNNER", "").split()
 FLOOR = "fuzz/coverage-floor.txt"
-DOC = "docs/fuzzing.md"
-DOC_BEGIN = "<!-- coverage table: make fuzz-coverage-floor writes it from fuzz/coverage-floor.txt -->"
-DOC_END = "<!-- end of the coverage table -->"
 DEFAULT_MARGIN = "lines 0.1 branches 0.2"
 FLAGS = ["-max_len=8192", "-timeout=20", "-rss_limit_mb=4096", "-dict=fuzz/collide.dict"]
 print_lock = threading.Lock()
@@ -344,42 +342,6 @@ def checks(corpus, core, targets, everything):
                 say(f"fuzz-coverage: core/'s {SINGULAR[kind]} coverage rose from {was:.2f}% to {now:.2f}%: "
                     "make fuzz-coverage-floor records it")
     return problems
-
-
-DOC_WEAKEST = 6
-
-
-def doc_table(meta, rows):
-    """docs/fuzzing.md's table: core/'s totals, then the DOC_WEAKEST files with the most lines
-    and branch sides not reached (the whole table: build/coverage/table.md, the report)."""
-    def missed(row):
-        return sum(row[k][1] - row[k][0] for k in ("lines", "branches"))
-    files = sorted((p for p in rows if p != "total" and missed(rows[p])), key=lambda p: (-missed(rows[p]), p))
-    out = [DOC_BEGIN, "", f"Measured {meta['measured']} on {meta['cpu']}; {meta.get('tools', '')}. "
-           f"{len(files)} of {len(rows) - 1} files miss a line or a branch side; the "
-           f"{min(DOC_WEAKEST, len(files))} that miss the most:", "",
-           "| files | lines | branches | regions | functions |", "|---|---|---|---|---|",
-           "| **core/, every file** | " + " | ".join(show(*rows["total"][k]) for k in KINDS) + " |"]
-    for path in files[:DOC_WEAKEST]:
-        out.append(f"| `{path}` | " + " | ".join(show(*rows[path][k]) for k in KINDS) + " |")
-    return out + ["", DOC_END]
-
-
-def rewrite_doc(meta, rows, check_only):
-    with open(DOC, encoding="utf-8") as f:
-        text = f.read()
-    if DOC_BEGIN not in text or DOC_END not in text:
-        raise SystemExit(f"fuzz-coverage: {DOC} has no coverage table markers ({DOC_BEGIN} ... {DOC_END})")
-    head, rest = text.split(DOC_BEGIN, 1)
-    _old, tail = rest.split(DOC_END, 1)
-    new = head + "\n".join(doc_table(meta, rows)) + tail
-    if check_only:
-        if new != text:
-            raise SystemExit(f"fuzz-coverage: {DOC}'s coverage table is not {FLOOR}'s: make fuzz-coverage-floor "
-                             "writes it (or the floor file was edited by hand)")
-        return
-    with open(DOC, "w", encoding="utf-8") as f:
-        f.write(new)
 
 
 def floor():

@@ -11,14 +11,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 FLOOR = os.path.join(ROOT, "fuzz", "coverage-floor.txt")
 
 sys.path.insert(0, os.path.join(ROOT, "scripts", "fuzz"))
-from coverage_data import KINDS, read_floor, show  # noqa: E402
+from coverage_data import read_floor  # noqa: E402
+from coverage_doc import table_rows, weakest  # noqa: E402
 
 sys.path.pop(0)
-
-
-def missed(row):
-    """Lines and branch sides a file's corpora never ran."""
-    return sum(row[k][1] - row[k][0] for k in ("lines", "branches"))
 
 
 def coverage_section(floor=FLOOR):
@@ -26,16 +22,12 @@ def coverage_section(floor=FLOOR):
     if not os.path.exists(floor):
         return []
     meta, rows = read_floor(floor)
-    files = sorted((p for p in rows if p != "total" and missed(rows[p])), key=lambda p: (-missed(rows[p]), p))
+    files = weakest(rows)
     out = ["## What the fuzzers reach", "",
            f"Every fuzz target run once over its committed corpus (`make fuzz-coverage`, clang's "
            f"source-based coverage), measured {meta.get('measured', '?')} on {meta.get('cpu', '?')}; "
            f"{meta.get('tools', '')}. Branches count each side of a condition. "
            f"{len(rows) - 1 - len(files)} of {len(rows) - 1} files of core/ are reached in every "
            f"line and branch side; the {len(files)} others, the most missed first (what no input "
-           "can reach, and why: docs/fuzzing.md):", "",
-           "| files | lines | branches | regions | functions |", "|---|---|---|---|---|",
-           "| **core/, every file** | " + " | ".join(show(*rows["total"][k]) for k in KINDS) + " |"]
-    for path in files:
-        out.append(f"| `{path}` | " + " | ".join(show(*rows[path][k]) for k in KINDS) + " |")
+           "can reach, and why: docs/fuzzing.md):", ""] + table_rows(rows, files)
     return out + [""]
